@@ -1,0 +1,83 @@
+# virtio_blk_sgl toolkit: driver, BPF programs, sglstat, tests.
+# `make demo` and `make check` are the two entry points (see README.md).
+
+TOP	:= $(CURDIR)
+BUILD	:= $(TOP)/build
+
+# The module is built for the running kernel when its build tree exists,
+# else for the installed Debian 6.1 headers (the guest kernel).
+KDIR	?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
+		$(lastword $(sort $(wildcard /usr/src/linux-headers-6.1.*-amd64))))
+KVER	:= $(patsubst linux-headers-%,%,$(notdir $(realpath $(KDIR))))
+export KDIR KVER
+
+CC	?= gcc
+CLANG	?= clang
+BPFTOOL	?= bpftool
+CFLAGS	?= -O2 -g
+USER_CFLAGS := $(CFLAGS) -Wall -Wextra -Werror -std=gnu11 \
+	-I$(BUILD)/bpf -I$(TOP)/bpf -I$(TOP)/include -I$(TOP)/tools/sglstat
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+	-I$(TOP) -I$(TOP)/include -I$(TOP)/bpf
+LIBS	:= -lbpf -lelf -lz
+STATIC_LIBS := -static -l:libbpf.a -l:libelf.a -l:libz.a -l:libzstd.a
+
+DRIVER_SRCS := $(wildcard driver/*.c driver/*.h) driver/Kbuild include/sgl_model.h
+BPF_SRCS    := $(wildcard bpf/*.bpf.c)
+BPF_OBJS    := $(patsubst bpf/%.bpf.c,$(BUILD)/bpf/%.bpf.o,$(BPF_SRCS))
+BPF_SKELS   := $(patsubst bpf/%.bpf.c,$(BUILD)/bpf/%.skel.h,$(BPF_SRCS))
+SGLSTAT_SRCS := $(wildcard tools/sglstat/*.c)
+SGLSTAT_HDRS := $(wildcard tools/sglstat/*.h bpf/*.h include/*.h)
+GUEST_HELPERS := $(patsubst tests/vm/%.c,$(BUILD)/guest-bin/%,$(wildcard tests/vm/*.c))
+
+.PHONY: all driver bpf sglstat guest-tools deps check check-unit check-bpf \
+	check-host check-guest demo bench install uninstall clean vmlinux.h
+
+all: driver bpf sglstat guest-tools
+
+deps:
+	@$(TOP)/scripts/deps.sh
+
+# kbuild writes next to its sources, so build from a copy under build/.
+driver: $(BUILD)/driver/virtio_blk_sgl.ko
+$(BUILD)/driver/virtio_blk_sgl.ko: $(DRIVER_SRCS)
+	@test -n "$(KDIR)" || { echo "no kernel headers: run 'make deps'" >&2; exit 1; }
+	@mkdir -p $(BUILD)/driver
+	cp driver/*.c driver/*.h driver/Kbuild $(BUILD)/driver/
+	$(MAKE) -C $(KDIR) M=$(BUILD)/driver SGL_INCLUDE=$(TOP)/include W=1 modules
+
+# Regenerate the committed vmlinux.h from this host's BTF (CO-RE serves 6.1 too).
+vmlinux.h:
+	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@
+
+bpf: $(BPF_SKELS)
+$(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) include/sgl_model.h vmlinux.h
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+$(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
+	$(BPFTOOL) gen skeleton $< > $@.tmp && mv $@.tmp $@
+
+sglstat: $(BUILD)/sglstat $(BUILD)/sglstat-static
+$(BUILD)/sglstat: $(SGLSTAT_SRCS) $(SGLSTAT_HDRS) $(BPF_SKELS)
+	$(CC) $(USER_CFLAGS) $(SGLSTAT_SRCS) -o $@ $(LIBS)
+# The guest gets a static build: its root is a busybox initramfs.
+$(BUILD)/sglstat-static: $(SGLSTAT_SRCS) $(SGLSTAT_HDRS) $(BPF_SKELS)
+	$(CC) $(USER_CFLAGS) $(SGLSTAT_SRCS) -o $@ $(STATIC_LIBS)
+
+# Small static helpers that guest tests run (tests/vm/*.c).
+guest-tools: $(GUEST_HELPERS)
+$(BUILD)/guest-bin/%: tests/vm/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Wall -Wextra -Werror -static $< -o $@
+
+check: deps all
+	@$(TOP)/tests/run-all
+
+check-unit check-bpf check-host check-guest: all
+	@$(TOP)/tests/run-all $(patsubst check-%,%,$@)
+
+demo: deps all
+	@$(TOP)/scripts/demo.sh
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,26 @@
+#!/bin/sh
+# Install, idempotently, every Debian package that build, tests, demo and
+# benchmarks need. Quick when everything is present: dpkg-query only.
+set -eu
+
+PKGS="make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
+libzstd-dev linux-image-amd64 linux-headers-amd64 qemu-system-x86
+busybox-static cpio fio prometheus-node-exporter prometheus libcmocka-dev
+sparse kmod socat jq libbpf-tools gnuplot-nox libclang-rt-14-dev"
+
+missing=""
+for p in $PKGS; do
+	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+	[ "$st" = installed ] || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps: missing packages:$missing; run 'make deps' as root" >&2
+	exit 1
+fi
+echo "deps: installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+# shellcheck disable=SC2086
+apt-get install -y -q --no-install-recommends $missing

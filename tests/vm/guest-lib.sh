@@ -1,0 +1,47 @@
+# Helpers for guest test scripts (sourced by the guest's init before SCRIPT).
+# Results are lines "PASS: name", "FAIL: name: why", "SKIP: name: why" in
+# $OUT/results, which tests/vm/run-cases counts.
+
+HOSTROOT=/mnt/hostroot
+GUEST_MODULE=/usr/local/lib/virtio_blk_sgl.ko
+
+pass() { echo "PASS: $1" | tee -a "$OUT/results"; }
+fail() { echo "FAIL: $1: ${2:-failed}" | tee -a "$OUT/results"; FAILED=1; }
+skip() { echo "SKIP: $1: ${2:-skipped}" | tee -a "$OUT/results"; }
+# check NAME CONDITION...: pass when the command succeeds
+check() { n=$1; shift; if "$@"; then pass "$n"; else fail "$n" "$*"; fi; }
+# check_eq NAME EXPECTED ACTUAL
+check_eq() {
+	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "expected '$2', got '$3'"; fi
+}
+
+# fio and other host tools run from the host's root, read-only over 9p.
+hostrun() {
+	_prog=$1
+	shift
+	"$HOSTROOT/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2" --library-path \
+		"$HOSTROOT/lib/x86_64-linux-gnu:$HOSTROOT/usr/lib/x86_64-linux-gnu:$HOSTROOT/usr/lib/x86_64-linux-gnu/ceph" \
+		"$HOSTROOT$_prog" "$@"
+}
+fio() { hostrun /usr/bin/fio "$@"; }
+jq() { hostrun /usr/bin/jq "$@"; }
+
+sgl_load() { insmod "$GUEST_MODULE" "$@"; }
+sgl_unload() { rmmod virtio_blk_sgl; }
+sgl_disks() { ls -d /sys/block/vsgl* 2>/dev/null | sed 's|.*/||'; }
+# sgl_get DISK FILE: a value from /sys/block/DISK/sgl/FILE
+sgl_get() { cat "/sys/block/$1/sgl/$2"; }
+# blk_ios DISK: reads+writes+discards+flushes completed (/sys/block/DISK/stat)
+blk_ios() { awk '{ print $1 + $5 + $12 + $16 }' "/sys/block/$1/stat"; }
+
+# hmp "COMMAND": run a QEMU monitor command on the host; prints its reply.
+HMP_SEQ=0
+hmp() {
+	HMP_SEQ=$((HMP_SEQ + 1))
+	f=/mnt/host/ctl/$$-$HMP_SEQ
+	echo "$1" > "$f.tmp" && mv "$f.tmp" "$f.req"
+	i=0
+	while [ ! -e "$f.rep" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+	cat "$f.rep" 2>/dev/null
+	rm -f "$f.rep"
+}
