@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sglstat: per-disk, per-op scatter-gather statistics of virtio-blk.
+ *
+ * Two sets of programs, chosen by userspace before load (the unused set has
+ * autoload disabled):
+ *  - driver mode: raw_tp on the virtio_blk_sgl tracepoints (docs/ABI.md);
+ *  - stock mode: block_rq_issue / block_rq_requeue / block_rq_complete, as
+ *    tp_btf programs with raw_tp twins for kernels without tp_btf support.
+ *
+ * Hot path cost: one ARRAY lookup for the disk (no hash map), one per-CPU
+ * ARRAY lookup for the stats, a few CO-RE reads of struct request; no
+ * request-keyed map (latency comes from the request's own timestamps).
+ *
+ * Testing note (tests/bpf/): BPF_PROG_TEST_RUN runs the raw_tp programs
+ * with a synthetic u64 ctx[].  Everything the driver passes as a scalar
+ * argument (dev, nsegs, chained, err, ...) is taken from ctx[], never from
+ * the request, so those paths are testable with any rq value.  What only the
+ * request holds (op from cmd_flags, data length, timestamps, and in stock
+ * mode the disk and nr_phys_segments) is read with BPF_CORE_READ, i.e.
+ * bpf_probe_read_kernel(): on a bogus or user pointer it fails and yields 0
+ * (so op = read, len = 0, no timestamp) instead of faulting.  The tests pass
+ * the kernel address of a fake struct request that lives in a test-only BPF
+ * object's .bss (tests/bpf/fake_rq.bpf.c), filled through its mmap, so the
+ * CO-RE reads here see real kernel memory with chosen contents.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "sglstat.h"
+#include "sgl_model.h"
+
+#define REQ_OP_MASK_	0xff	/* (1 << REQ_OP_BITS) - 1, REQ_OP_BITS = 8 */
+#define RQF_SPECIAL_PAYLOAD_BIT_6_1	18	/* 6.1: RQF_SPECIAL_PAYLOAD = 1 << 18 */
+#define MINORBITS_	20
+
+const volatile __u32 targ_part_shift = 4;	/* virtio_blk and vsgl: 16 minors */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, SGL_DISK_KEYS);
+	__type(key, __u32);
+	__type(value, struct sgl_disk_val);
+} disks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, SGL_MAX_DISKS * SGL_NR_OPS);
+	__type(key, __u32);
+	__type(value, struct sgl_stats);
+} stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, SGL_MAX_DISKS);
+	__type(key, __u32);
+	__type(value, struct sgl_inflight);
+} inflight SEC(".maps");
+
+static __always_inline struct sgl_disk_val *disk_lookup(__u32 major, __u32 first_minor)
+{
+	__u32 key = sgl_disk_key(major, first_minor, targ_part_shift);
+	struct sgl_disk_val *d;
+
+	d = bpf_map_lookup_elem(&disks, &key);
+	if (!d || d->major != major || d->first_minor != first_minor ||
+	    d->slot >= SGL_MAX_DISKS)
+		return NULL;
+	return d;
+}
+
+static __always_inline struct sgl_disk_val *disk_lookup_dev(__u32 dev)
+{
+	return disk_lookup(dev >> MINORBITS_, dev & ((1u << MINORBITS_) - 1));
+}
+
+static __always_inline __u32 op_class(__u32 cmd_flags)
+{
+	__u32 op = cmd_flags & REQ_OP_MASK_;
+
+	if (op == bpf_core_enum_value(enum req_op, REQ_OP_READ))
+		return SGL_OP_READ;
+	if (op == bpf_core_enum_value(enum req_op, REQ_OP_WRITE))
+		return SGL_OP_WRITE;
+	if (op == bpf_core_enum_value(enum req_op, REQ_OP_FLUSH))
+		return SGL_OP_FLUSH;
+	if (op == bpf_core_enum_value(enum req_op, REQ_OP_DISCARD))
+		return SGL_OP_DISCARD;
+	if (op == bpf_core_enum_value(enum req_op, REQ_OP_WRITE_ZEROES))
+		return SGL_OP_WRITE_ZEROES;
+	return SGL_OP_OTHER;
+}
+
+static __always_inline struct sgl_stats *stats_lookup(__u32 slot, __u32 op)
+{
+	__u32 key = slot * SGL_NR_OPS + op;
+
+	return bpf_map_lookup_elem(&stats, &key);
+}
+
+static __always_inline void inflight_add(__u32 slot, __s64 bytes)
+{
+	struct sgl_inflight *f = bpf_map_lookup_elem(&inflight, &slot);
+	__s64 now;
+
+	if (!f)
+		return;
+	now = __sync_fetch_and_add(&f->now, bytes) + bytes;
+	/* racy max: may miss a concurrent peak by one request, never overshoots */
+	if (now > f->peak)
+		f->peak = now;
+}
+
+static __always_inline void count_setup(struct sgl_stats *s, __u32 nsegs, __u32 len,
+					bool chained, __u64 cbytes)
+{
+	s->c.requests++;
+	s->c.segments += nsegs;
+	s->c.bytes += len;
+	s->seg[sgl_seg_slot(nsegs)]++;
+	if (chained) {
+		s->c.chained++;
+		s->c.chained_bytes += cbytes;
+	}
+}
+
+/*
+ * Latency of a completing request: now - io_start_time_ns when the block layer
+ * set it (queue stats enabled: device time only), else now - start_time_ns
+ * (set at allocation when iostats/scheduler need it: includes queueing).
+ */
+static __always_inline void count_latency(struct sgl_stats *s, bool chained,
+					  __u64 start, __u64 io_start)
+{
+	__u64 t0 = io_start ? io_start : start;
+	__u64 now;
+
+	if (!t0) {
+		s->c.lat_untimed++;
+		return;
+	}
+	now = bpf_ktime_get_ns();
+	s->lat[chained ? SGL_LAT_CHAINED : SGL_LAT_INLINE]
+	      [sgl_lat_slot(now > t0 ? now - t0 : 0)]++;
+}
+
+/* ---------------------------------------------------------------- driver */
+
+SEC("raw_tp/virtio_blk_sgl_setup")
+int BPF_PROG(drv_setup, struct request *rq, u32 dev, u32 hwq, u32 nsegs,
+	     u32 inline_cnt, bool chained, u32 chained_bytes, int err, bool retry,
+	     u64 setup_ns)
+{
+	struct sgl_disk_val *d = disk_lookup_dev(dev);
+	struct sgl_stats *s;
+
+	if (!d)
+		return 0;
+	s = stats_lookup(d->slot, op_class(BPF_CORE_READ(rq, cmd_flags)));
+	if (!s)
+		return 0;
+	if (err) {
+		s->c.map_errors++;
+		return 0;
+	}
+	count_setup(s, nsegs, BPF_CORE_READ(rq, __data_len), chained, chained_bytes);
+	if (retry)
+		s->c.retries++;
+	s->setup[sgl_lat_slot(setup_ns)]++;
+	if (chained) {
+		if (chained_bytes != sgl_chained_bytes(nsegs, inline_cnt))
+			s->c.model_mismatch++;
+		inflight_add(d->slot, chained_bytes);
+	}
+	return 0;
+}
+
+SEC("raw_tp/virtio_blk_sgl_complete")
+int BPF_PROG(drv_complete, struct request *rq, u32 dev, u32 hwq, u32 nsegs,
+	     bool chained, u32 chained_bytes, u8 vstatus, int blk_status)
+{
+	struct sgl_disk_val *d = disk_lookup_dev(dev);
+	struct sgl_stats *s;
+
+	if (!d)
+		return 0;
+	s = stats_lookup(d->slot, op_class(BPF_CORE_READ(rq, cmd_flags)));
+	if (!s)
+		return 0;
+	s->c.completions++;
+	if (blk_status)
+		s->c.io_errors++;
+	count_latency(s, chained, BPF_CORE_READ(rq, start_time_ns),
+		      BPF_CORE_READ(rq, io_start_time_ns));
+	if (chained)
+		inflight_add(d->slot, -(__s64)chained_bytes);
+	return 0;
+}
+
+SEC("raw_tp/virtio_blk_sgl_alloc_fail")
+int BPF_PROG(drv_alloc_fail, struct request *rq, u32 dev, u32 hwq, u32 nsegs,
+	     u32 inline_cnt, int err, bool injected)
+{
+	struct sgl_disk_val *d = disk_lookup_dev(dev);
+	struct sgl_stats *s;
+
+	if (!d)
+		return 0;
+	s = stats_lookup(d->slot, op_class(BPF_CORE_READ(rq, cmd_flags)));
+	if (!s)
+		return 0;
+	s->c.alloc_failures++;
+	if (injected)
+		s->c.alloc_injected++;
+	return 0;
+}
+
+/* ----------------------------------------------------------------- stock */
+
+struct rq_info {
+	__u32 major;
+	__u32 first_minor;
+	__u32 cmd_flags;
+	__u32 rq_flags;
+	__u32 nr_phys_segments;
+	__u32 data_len;
+	__u64 start;
+	__u64 io_start;
+};
+
+/*
+ * Segments virtio_blk maps: blk_rq_nr_phys_segments() is 1 for a special
+ * payload (discard / write-zeroes range array), else nr_phys_segments.
+ */
+static __always_inline __u32 rq_nsegs(const struct rq_info *ri)
+{
+	__u32 bit = RQF_SPECIAL_PAYLOAD_BIT_6_1;
+
+	if (bpf_core_enum_value_exists(enum rqf_flags, __RQF_SPECIAL_PAYLOAD))
+		bit = bpf_core_enum_value(enum rqf_flags, __RQF_SPECIAL_PAYLOAD);
+	if (ri->rq_flags & (1u << (bit & 31)))
+		return 1;
+	return ri->nr_phys_segments;
+}
+
+/* tp_btf: rq is a BTF pointer, plain (CO-RE relocated) loads are allowed. */
+static __always_inline void rq_info_btf(struct request *rq, struct rq_info *ri, bool times)
+{
+	struct gendisk *disk = rq->q->disk;
+
+	ri->major = disk->major;
+	ri->first_minor = disk->first_minor;
+	ri->cmd_flags = rq->cmd_flags;
+	ri->rq_flags = rq->rq_flags;
+	ri->nr_phys_segments = rq->nr_phys_segments;
+	ri->data_len = rq->__data_len;
+	if (times) {
+		ri->start = rq->start_time_ns;
+		ri->io_start = rq->io_start_time_ns;
+	}
+}
+
+/* raw_tp: read through bpf_probe_read_kernel(). */
+static __always_inline void rq_info_core(struct request *rq, struct rq_info *ri, bool times)
+{
+	struct gendisk *disk = BPF_CORE_READ(rq, q, disk);
+
+	ri->major = BPF_CORE_READ(disk, major);
+	ri->first_minor = BPF_CORE_READ(disk, first_minor);
+	ri->cmd_flags = BPF_CORE_READ(rq, cmd_flags);
+	ri->rq_flags = BPF_CORE_READ(rq, rq_flags);
+	ri->nr_phys_segments = BPF_CORE_READ(rq, nr_phys_segments);
+	ri->data_len = BPF_CORE_READ(rq, __data_len);
+	if (times) {
+		ri->start = BPF_CORE_READ(rq, start_time_ns);
+		ri->io_start = BPF_CORE_READ(rq, io_start_time_ns);
+	}
+}
+
+enum stock_ev { EV_ISSUE, EV_REQUEUE, EV_COMPLETE };
+
+static __always_inline int stock_event(const struct rq_info *ri, enum stock_ev ev, __u64 error)
+{
+	struct sgl_disk_val *d = disk_lookup(ri->major, ri->first_minor);
+	struct sgl_stats *s;
+	__u32 nsegs;
+	__u64 cbytes;
+	bool chained;
+
+	if (!d)
+		return 0;
+	s = stats_lookup(d->slot, op_class(ri->cmd_flags));
+	if (!s)
+		return 0;
+	nsegs = rq_nsegs(ri);
+	chained = sgl_is_chained(nsegs, d->inline_cnt);
+	cbytes = chained ? sgl_chained_bytes(nsegs, d->inline_cnt) : 0;
+	switch (ev) {
+	case EV_ISSUE:
+		count_setup(s, nsegs, ri->data_len, chained, cbytes);
+		if (chained)
+			inflight_add(d->slot, cbytes);
+		break;
+	case EV_REQUEUE:
+		/* requeued after issue (e.g. virtqueue full): it will be issued again */
+		s->c.retries++;
+		if (chained)
+			inflight_add(d->slot, -(__s64)cbytes);
+		break;
+	case EV_COMPLETE:
+		s->c.completions++;
+		if (error)
+			s->c.io_errors++;
+		count_latency(s, chained, ri->start, ri->io_start);
+		if (chained)
+			inflight_add(d->slot, -(__s64)cbytes);
+		break;
+	}
+	return 0;
+}
+
+SEC("tp_btf/block_rq_issue")
+int BPF_PROG(stock_issue_btf, struct request *rq)
+{
+	struct rq_info ri = {};
+
+	rq_info_btf(rq, &ri, false);
+	return stock_event(&ri, EV_ISSUE, 0);
+}
+
+SEC("tp_btf/block_rq_requeue")
+int BPF_PROG(stock_requeue_btf, struct request *rq)
+{
+	struct rq_info ri = {};
+
+	rq_info_btf(rq, &ri, false);
+	return stock_event(&ri, EV_REQUEUE, 0);
+}
+
+SEC("tp_btf/block_rq_complete")
+int BPF_PROG(stock_complete_btf, struct request *rq, blk_status_t error, unsigned int nr_bytes)
+{
+	struct rq_info ri = {};
+
+	rq_info_btf(rq, &ri, true);
+	return stock_event(&ri, EV_COMPLETE, error);
+}
+
+SEC("raw_tp/block_rq_issue")
+int BPF_PROG(stock_issue_raw, struct request *rq)
+{
+	struct rq_info ri = {};
+
+	rq_info_core(rq, &ri, false);
+	return stock_event(&ri, EV_ISSUE, 0);
+}
+
+SEC("raw_tp/block_rq_requeue")
+int BPF_PROG(stock_requeue_raw, struct request *rq)
+{
+	struct rq_info ri = {};
+
+	rq_info_core(rq, &ri, false);
+	return stock_event(&ri, EV_REQUEUE, 0);
+}
+
+SEC("raw_tp/block_rq_complete")
+int BPF_PROG(stock_complete_raw, struct request *rq, blk_status_t error, unsigned int nr_bytes)
+{
+	struct rq_info ri = {};
+
+	rq_info_core(rq, &ri, true);
+	return stock_event(&ri, EV_COMPLETE, error);
+}
+
+char LICENSE[] SEC("license") = "GPL";
