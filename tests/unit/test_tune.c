@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of sglstat tune's prediction and rule (tools/sglstat/tune.c). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include "tune.h"
+#include "sgl_model.h"
+
+static struct sgl_tune_input mix(void)
+{
+	/* 50% 1 segment, 30% 4, 15% 16, 5% 64 over 10 s */
+	struct sgl_tune_input in = { .duration_s = 10, .max_segments = 254,
+				     .nr_requests_total = 1000 };
+
+	in.seg[1] = 500;
+	in.seg[4] = 300;
+	in.seg[16] = 150;
+	in.seg[64] = 50;
+	return in;
+}
+
+static void chained_fraction_follows_distribution(void **state)
+{
+	struct sgl_tune_input in = mix();
+	struct sgl_tune_row r;
+
+	(void)state;
+	sgl_tune_eval(&in, 0, &r);	/* 0: everything with data allocates */
+	assert_int_equal(r.chained, 1000);
+	sgl_tune_eval(&in, 1, &r);	/* 1 behaves as 0 in sg_alloc_table_chained */
+	assert_int_equal(r.chained, 1000);
+	sgl_tune_eval(&in, 2, &r);
+	assert_int_equal(r.chained, 500);
+	assert_true(r.chained_frac > 0.4999 && r.chained_frac < 0.5001);
+	assert_true(r.chained_per_s > 49.99 && r.chained_per_s < 50.01);
+	sgl_tune_eval(&in, 4, &r);	/* 4 segments fit in 4 inline entries */
+	assert_int_equal(r.chained, 200);
+	sgl_tune_eval(&in, 16, &r);
+	assert_int_equal(r.chained, 50);
+	sgl_tune_eval(&in, 64, &r);
+	assert_int_equal(r.chained, 0);
+	assert_true(r.exact);
+}
+
+static void memory_and_pool_bytes(void **state)
+{
+	struct sgl_tune_input in = mix();
+	struct sgl_tune_row r;
+	double want;
+
+	(void)state;
+	sgl_tune_eval(&in, 4, &r);
+	assert_int_equal(r.inline_bytes, 1000ull * 4 * SGL_ENTRY_BYTES);
+	assert_int_equal(r.full_bytes, 1000ull * 254 * SGL_ENTRY_BYTES);
+	want = (150.0 * sgl_chained_bytes(16, 4) + 50.0 * sgl_chained_bytes(64, 4)) / 10;
+	assert_true(r.pool_bytes_per_s > want - 0.001 && r.pool_bytes_per_s < want + 0.001);
+}
+
+static void pick_is_smallest_meeting_target(void **state)
+{
+	struct sgl_tune_input in = mix();
+
+	(void)state;
+	assert_int_equal(sgl_tune_pick(&in, 0.5), 2);	/* 50% chained at 2 */
+	assert_int_equal(sgl_tune_pick(&in, 0.49), 4);
+	assert_int_equal(sgl_tune_pick(&in, 0.2), 4);
+	assert_int_equal(sgl_tune_pick(&in, 0.05), 16);
+	assert_int_equal(sgl_tune_pick(&in, 0.0), 64);
+	assert_int_equal(sgl_tune_pick(&in, 1.0), 0);	/* everything may chain */
+}
+
+static void range_slots_are_bounds(void **state)
+{
+	struct sgl_tune_input in = { .duration_s = 1, .max_segments = 1022,
+				     .nr_requests_total = 10 };
+	struct sgl_tune_row r;
+
+	(void)state;
+	in.seg[129] = 10;	/* (128, 256] */
+	sgl_tune_eval(&in, 128, &r);
+	assert_int_equal(r.chained, 10);
+	sgl_tune_eval(&in, 200, &r);	/* inside the slot: counted, not exact */
+	assert_int_equal(r.chained, 10);
+	assert_false(r.exact);
+	sgl_tune_eval(&in, 256, &r);
+	assert_int_equal(r.chained, 0);
+	assert_int_equal(sgl_tune_pick(&in, 0.0), 256);
+}
+
+static void table_candidates(void **state)
+{
+	struct sgl_tune_input in = mix();
+	struct sgl_tune_row rows[200];
+	int nr, i;
+
+	(void)state;
+	nr = sgl_tune_table(&in, rows, 200);
+	/* 0, 2..128, 256, 254 (max) */
+	assert_int_equal(nr, 1 + 127 + 1);
+	assert_int_equal(rows[0].n, 0);
+	assert_int_equal(rows[1].n, 2);
+	assert_int_equal(rows[nr - 1].n, 254);
+	for (i = 1; i < nr; i++)
+		assert_true(rows[i].n > rows[i - 1].n);
+	in.max_segments = 3;
+	nr = sgl_tune_table(&in, rows, 200);
+	assert_int_equal(nr, 3);	/* 0, 2, 3 */
+	assert_int_equal(sgl_tune_pick(&in, 0.0), 3);	/* none meets it: max */
+	in.max_segments = 0;
+	assert_int_equal(sgl_tune_table(&in, rows, 200), -22);
+}
+
+static void empty_histogram_keeps_default(void **state)
+{
+	struct sgl_tune_input in = { .duration_s = 1, .max_segments = 254 };
+
+	(void)state;
+	assert_int_equal(sgl_tune_pick(&in, 0.01), 2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(chained_fraction_follows_distribution),
+		cmocka_unit_test(memory_and_pool_bytes),
+		cmocka_unit_test(pick_is_smallest_meeting_target),
+		cmocka_unit_test(range_slots_are_bounds),
+		cmocka_unit_test(table_candidates),
+		cmocka_unit_test(empty_histogram_keeps_default),
+	};
+
+	return cmocka_run_group_tests_name("tune", tests, NULL, NULL);
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sglstat tune: predict, for each candidate inline SG count N, what a disk
+ * with the observed segment distribution would do, and pick one N.
+ */
+#ifndef SGLSTAT_TUNE_H
+#define SGLSTAT_TUNE_H
+
+#include <linux/types.h>
+#include <stdbool.h>
+#include "sglstat.h"
+
+/* Default --target-chain-rate: at most 1% of requests allocate. */
+#define SGL_TUNE_DEFAULT_TARGET	0.01
+
+struct sgl_tune_input {
+	__u64 seg[SGL_SEG_SLOTS];	/* exact segment histogram, all ops */
+	double duration_s;		/* time the histogram covers */
+	unsigned int max_segments;	/* the device's limit */
+	__u64 nr_requests_total;	/* PDUs the block layer allocates (tags, sched, flush) */
+};
+
+struct sgl_tune_row {
+	unsigned int n;			/* candidate inline_sg_cnt */
+	__u64 chained;			/* requests that would allocate */
+	double chained_frac;		/* of all requests */
+	double chained_per_s;
+	double pool_bytes_per_s;	/* sg_pool bytes allocated per second */
+	__u64 inline_bytes;		/* nr_requests_total * n * entry size */
+	__u64 full_bytes;		/* with n = max_segments */
+	bool exact;			/* false: n falls inside a log2 slot (bound) */
+};
+
+/*
+ * Candidates worth a row: 0, then 2 .. min(128, max) (1 behaves as 0 in
+ * sg_alloc_table_chained() but costs memory, so it is never a candidate),
+ * then the log2 slot bounds above 128 and max itself.  Fills up to @cap
+ * rows, returns how many, or -EINVAL.
+ */
+int sgl_tune_table(const struct sgl_tune_input *in, struct sgl_tune_row *rows, int cap);
+
+/* One row for an arbitrary @n (for "what does the current value do"). */
+void sgl_tune_eval(const struct sgl_tune_input *in, unsigned int n, struct sgl_tune_row *row);
+
+/*
+ * The rule: the smallest candidate N whose predicted chained fraction is at
+ * most @target; max_segments (full preallocation) when none is.  With no
+ * requests at all, 2 (the upstream default).  Returns the N.
+ */
+unsigned int sgl_tune_pick(const struct sgl_tune_input *in, double target);
+
+#endif
