@@ -30,7 +30,7 @@ SGLSTAT_SRCS := $(wildcard tools/sglstat/*.c)
 SGLSTAT_HDRS := $(wildcard tools/sglstat/*.h bpf/*.h include/*.h)
 GUEST_HELPERS := $(patsubst tests/vm/%.c,$(BUILD)/guest-bin/%,$(wildcard tests/vm/*.c))
 
-.PHONY: all driver bpf sglstat guest-tools deps check check-unit check-bpf \
+.PHONY: dkms-src all driver bpf sglstat guest-tools deps check check-unit check-bpf \
 	check-prom check-host check-guest demo bench install uninstall clean vmlinux.h
 
 all: driver bpf sglstat guest-tools
@@ -81,3 +81,37 @@ demo: deps all
 
 clean:
 	rm -rf $(BUILD)
+
+# --- installation -----------------------------------------------------------
+PREFIX	?= /usr/local
+DESTDIR	?=
+VERSION	:= $(shell cat $(TOP)/VERSION)
+SBINDIR	:= $(PREFIX)/sbin
+MAN8DIR	:= $(PREFIX)/share/man/man8
+BASHCOMPDIR := $(PREFIX)/share/bash-completion/completions
+UNITDIR	:= $(PREFIX)/lib/systemd/system
+DOCDIR	:= $(PREFIX)/share/doc/virtio_blk_sgl
+DKMSDIR	:= /usr/src/virtio_blk_sgl-$(VERSION)
+
+install: $(BUILD)/sglstat
+	install -D -m 0755 $(BUILD)/sglstat $(DESTDIR)$(SBINDIR)/sglstat
+	install -D -m 0644 docs/sglstat.8 $(DESTDIR)$(MAN8DIR)/sglstat.8
+	install -D -m 0644 deploy/sglstat.bash-completion $(DESTDIR)$(BASHCOMPDIR)/sglstat
+	install -d $(DESTDIR)$(UNITDIR)
+	sed 's|/usr/sbin/sglstat|$(SBINDIR)/sglstat|g' deploy/sglstat.service > $(DESTDIR)$(UNITDIR)/sglstat.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/sglstat.service
+	install -D -m 0644 deploy/virtio_blk_sgl.modprobe.conf $(DESTDIR)$(DOCDIR)/examples/virtio_blk_sgl.conf
+	install -D -m 0644 deploy/virtio_blk_sgl.rules.yml $(DESTDIR)$(DOCDIR)/examples/virtio_blk_sgl.rules.yml
+	install -D -m 0644 deploy/grafana-dashboard.json $(DESTDIR)$(DOCDIR)/examples/grafana-dashboard.json
+	$(MAKE) --no-print-directory dkms-src DESTDIR=$(DESTDIR)
+
+# The DKMS source tree: driver sources, the shared model header, dkms.conf.
+dkms-src:
+	install -d $(DESTDIR)$(DKMSDIR)
+	install -m 0644 driver/*.c driver/*.h driver/Kbuild include/sgl_model.h $(DESTDIR)$(DKMSDIR)/
+	sed 's/@VERSION@/$(VERSION)/' driver/dkms.conf > $(DESTDIR)$(DKMSDIR)/dkms.conf
+
+uninstall:
+	rm -f $(DESTDIR)$(SBINDIR)/sglstat $(DESTDIR)$(MAN8DIR)/sglstat.8 \
+		$(DESTDIR)$(BASHCOMPDIR)/sglstat $(DESTDIR)$(UNITDIR)/sglstat.service
+	rm -rf $(DESTDIR)$(DOCDIR) $(DESTDIR)$(DKMSDIR)
