@@ -2,7 +2,6 @@
 # Results are lines "PASS: name", "FAIL: name: why", "SKIP: name: why" in
 # $OUT/results, which tests/vm/run-cases counts.
 
-HOSTROOT=/mnt/hostroot
 GUEST_MODULE=/usr/local/lib/virtio_blk_sgl.ko
 
 pass() { echo "PASS: $1" | tee -a "$OUT/results"; }
@@ -15,16 +14,8 @@ check_eq() {
 	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "expected '$2', got '$3'"; fi
 }
 
-# fio and other host tools run from the host's root, read-only over 9p.
-hostrun() {
-	_prog=$1
-	shift
-	"$HOSTROOT/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2" --library-path \
-		"$HOSTROOT/lib/x86_64-linux-gnu:$HOSTROOT/usr/lib/x86_64-linux-gnu:$HOSTROOT/usr/lib/x86_64-linux-gnu/ceph" \
-		"$HOSTROOT$_prog" "$@"
-}
-fio() { hostrun /usr/bin/fio "$@"; }
-jq() { hostrun /usr/bin/jq "$@"; }
+# fio, jq, bpftool, biolatency, bitesize, bash and gawk are on PATH: the
+# guest's init wraps the host's binaries (shared read-only over 9p).
 
 sgl_load() { insmod "$GUEST_MODULE" "$@"; }
 sgl_unload() { rmmod virtio_blk_sgl; }
