@@ -115,3 +115,7 @@ uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/sglstat $(DESTDIR)$(MAN8DIR)/sglstat.8 \
 		$(DESTDIR)$(BASHCOMPDIR)/sglstat $(DESTDIR)$(UNITDIR)/sglstat.service
 	rm -rf $(DESTDIR)$(DOCDIR) $(DESTDIR)$(DKMSDIR)
+
+# Benchmarks (not part of check): docs/BENCHMARKS.md, docs/bench/.
+bench: deps all
+	@$(TOP)/scripts/bench/run.sh

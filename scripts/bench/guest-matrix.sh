@@ -4,14 +4,13 @@
 # and runs the whole matrix under it. One line per run in $OUT/matrix.txt:
 #   rw bs iodepth numjobs config round iops
 set -u
+. /mnt/host/files/bench.env 2>/dev/null
 ROUNDS=${BENCH_ROUNDS:-3}
 RUNTIME=${BENCH_RUNTIME:-3}
 BSS=${BENCH_BS:-"512 4k 16k 64k 128k"}
 QDS=${BENCH_QD:-"1 8 64"}
 RWS=${BENCH_RW:-"randread randwrite"}
 TUNED=${BENCH_TUNED:-}
-
-. /mnt/host/bench.env 2>/dev/null
 
 reload() { sgl_unload 2>/dev/null; sgl_load "$@" || exit 1; sleep 1; }
 disk() { sgl_disks | head -1; }

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Instrumentation cost on this host, in stock mode on the root virtio disk:
+# Instrumentation cost on this host, in stock mode on the root virtio disk
+# (or in the guest: MODE=driver DISK=vsgla FILE=/dev/vsgla):
 # fio O_DIRECT random reads of a file (never writes to the device itself),
 # with each tool attached in turn and with nothing attached, interleaved
 # (none, sglstat, biolatency, bitesize, none, ...) for REPS rounds.
@@ -15,12 +16,14 @@ FILE=${FILE:-/var/tmp/sglstat-bench.dat}
 BS=${BS:-4k}
 QD=${QD:-32}
 # the whole disk under the file's filesystem
-src=$(df --output=source "$(dirname "$FILE")" | tail -1)
-DISK=${DISK:-$(basename "$src")}
-[ -e "/sys/block/$DISK" ] || DISK=$(lsblk -no pkname "$src")
+if [ -z "${DISK:-}" ]; then
+	src=$(df --output=source "$(dirname "$FILE")" | tail -1)
+	DISK=$(basename "$src")
+	[ -e "/sys/block/$DISK" ] || DISK=$(lsblk -no pkname "$src")
+fi
 
 [ "$(id -u)" = 0 ] || { echo "host-cost: run as root" >&2; exit 1; }
-[ -e "$FILE" ] || fio --name=mk --filename="$FILE" --size=256M --rw=write --bs=1M \
+[ -e "$FILE" ] || [ -n "${DISK:-}" ] || fio --name=mk --filename="$FILE" --size=256M --rw=write --bs=1M \
 	--end_fsync=1 --output=/dev/null
 old_stats=$(sysctl -n kernel.bpf_stats_enabled)
 trap 'sysctl -qw kernel.bpf_stats_enabled=$old_stats; kill $tpid 2>/dev/null || true' EXIT
@@ -29,7 +32,7 @@ tpid=
 
 start_tool() { # tool -> sets tpid
 	case "$1" in
-	sglstat) "$SGLSTAT" --mode stock 1 >/dev/null 2>&1 & tpid=$! ;;
+	sglstat) "$SGLSTAT" --mode "${MODE:-stock}" 1 >/dev/null 2>&1 & tpid=$! ;;
 	biolatency) biolatency 1 >/dev/null 2>&1 & tpid=$! ;;
 	bitesize) bitesize 1 >/dev/null 2>&1 & tpid=$! ;;
 	none) tpid=; return ;;

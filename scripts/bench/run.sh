@@ -1,0 +1,64 @@
+#!/bin/bash
+# make bench: every benchmark of docs/BENCHMARKS.md, side by side in one run.
+# Raw outputs go to build/bench/, tables and plots to docs/bench/, and
+# docs/BENCHMARKS.md is written from them (never typed in).
+# Knobs: BENCH_ROUNDS (3), BENCH_RUNTIME (3 s per fio run in the guest),
+# HOST_REPS (5), HOST_RUNTIME (10 s), BENCH_PARTS ("host guest-matrix
+# guest-cost memory userspace").
+set -euo pipefail
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+B=$BUILD/bench
+D=$TOP/docs/bench
+PARTS=${BENCH_PARTS:-"host guest-matrix guest-cost memory userspace"}
+mkdir -p "$B" "$D"
+GR=$TOP/tests/vm/guest-run
+has() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
+stamp() { echo "== $(date -u +%H:%M:%S) $*" >&2; }
+
+# The guest reads the bench scripts and knobs from its 9p share.
+guest() { # out-name script guest-run-args...
+	local name=$1 script=$2
+	shift 2
+	env | grep '^BENCH_' | sed 's/^/export /' > "$B/bench.env" || true
+	"$GR" --quiet "$@" --file "$B/bench.env" --file "$TOP/scripts/bench/host-cost.sh" \
+		--out "$B/$name" "$script"
+}
+
+if has host; then
+	stamp "host: instrumentation cost, stock mode on the root disk"
+	REPS=${HOST_REPS:-5} RUNTIME=${HOST_RUNTIME:-10} "$TOP/scripts/bench/host-cost.sh" > "$B/host-cost.txt"
+	awk -f "$TOP/scripts/bench/summarize-cost.awk" "$B/host-cost.txt" > "$D/host-cost.md"
+fi
+if has guest-matrix; then
+	stamp "guest: fio matrix, prealloc vs inline 2 vs tuned"
+	guest matrix "$TOP/scripts/bench/guest-matrix.sh" --disks 1 --disk-size 1G --smp 2 --timeout 5400
+	awk -v dat="$D/matrix.dat" -f "$TOP/scripts/bench/summarize-matrix.awk" "$B/matrix/matrix.txt" > "$D/matrix.md"
+	for t in svg png; do
+		gnuplot -e "dat='$D/matrix.dat'; out='$D/matrix.$t'; term='$t'" "$TOP/scripts/bench/plot-matrix.gp"
+	done
+fi
+if has guest-cost; then
+	stamp "guest: instrumentation cost, driver mode"
+	guest cost "$TOP/scripts/bench/guest-cost.sh" --disks 1 --disk-size 256M --smp 2 --timeout 1800
+	awk -f "$TOP/scripts/bench/summarize-cost.awk" "$B/cost/guest-cost.txt" > "$D/guest-cost.md"
+fi
+if has memory; then
+	stamp "guest: memory saved, measured vs sglstat's model"
+	: > "$B/memory.txt"
+	for qs in 256 1024; do
+		for nq in 1 2; do
+			guest "mem-$qs-$nq" "$TOP/scripts/bench/guest-memory.sh" --disks 1 --disk-size 16M --smp 2 \
+				--disk-props "queue-size=$qs,num-queues=$nq" --timeout 900
+			sed "s/^MEM /MEM qs=$qs nq=$nq /" "$B/mem-$qs-$nq/memory.txt" >> "$B/memory.txt"
+		done
+	done
+	"$TOP/scripts/bench/summarize-memory.sh" "$B/memory.txt" > "$D/memory.md"
+fi
+if has userspace; then
+	stamp "host: userspace start-up, RSS, CPU"
+	"$TOP/scripts/bench/userspace.sh" > "$D/userspace.md"
+fi
+"$TOP/scripts/bench/write-doc.sh" > "$TOP/docs/BENCHMARKS.md.tmp"
+mv "$TOP/docs/BENCHMARKS.md.tmp" "$TOP/docs/BENCHMARKS.md"
+stamp "done: docs/BENCHMARKS.md"

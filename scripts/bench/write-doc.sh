@@ -1,0 +1,34 @@
+#!/bin/bash
+# Compose docs/BENCHMARKS.md from the tables the last `make bench` wrote.
+set -euo pipefail
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+D=$TOP/docs/bench
+part() { # title file command note
+	echo "## $1"
+	echo
+	echo "Command: \`$3\`"
+	echo
+	[ -n "$4" ] && { echo "$4"; echo; }
+	if [ -s "$D/$2" ]; then cat "$D/$2"; else echo "_not run in the last \`make bench\`_"; fi
+	echo
+}
+cat <<HDR
+# Benchmarks
+
+Written by \`make bench\` (scripts/bench/run.sh) on $(date -u +%Y-%m-%d); every figure below
+comes from that run's raw output in build/bench/. Machine: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo),
+host kernel $(uname -r), guest kernel $(ls /boot/vmlinuz-6.1.* 2>/dev/null | sed 's|.*/vmlinuz-||' | tail -1) under
+qemu-system-x86_64 -accel tcg (software emulation: absolute guest IOPS are small and noisy;
+compare the ratios measured side by side, and mind the min..max spread, which is the noise seen).
+Configurations are interleaved (rotated order per round), medians are reported.
+
+HDR
+part "Upstream fio matrix in the guest: prealloc vs inline 2 vs tuned" matrix.md \
+	"BENCH_PARTS=guest-matrix make bench" \
+	"IOPS median (min..max) over BENCH_ROUNDS rounds; ratio = configuration / prealloc. Plots: [SVG](bench/matrix.svg), [PNG](bench/matrix.png). The tuned inline count is what \`sglstat tune\` recommended for a mix of the matrix's block sizes: $(cat "$TOP/build/bench/matrix/tuned.txt" 2>/dev/null || echo unknown)."
+part "Memory saved per device: measured vs model" memory.md "BENCH_PARTS=memory make bench" \
+	"Measured: MemFree drop when loading the driver (caches dropped), median over rounds. Model: \`sglstat memory\` (full preallocation minus inline arrays)."
+part "Instrumentation cost on the host (stock mode, /dev/vda, O_DIRECT file reads)" host-cost.md \
+	"BENCH_PARTS=host make bench" "BPF figures from kernel.bpf_stats_enabled run_time_ns / run_cnt of each tool's own programs."
+part "Instrumentation cost in the guest (driver mode)" guest-cost.md "BENCH_PARTS=guest-cost make bench" ""
+part "Userspace: start-up, RSS, CPU (host)" userspace.md "BENCH_PARTS=userspace make bench" ""
