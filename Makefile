@@ -31,7 +31,7 @@ SGLSTAT_HDRS := $(wildcard tools/sglstat/*.h bpf/*.h include/*.h)
 GUEST_HELPERS := $(patsubst tests/vm/%.c,$(BUILD)/guest-bin/%,$(wildcard tests/vm/*.c))
 
 .PHONY: dkms-src all driver bpf sglstat guest-tools deps check check-unit check-bpf \
-	check-prom check-host check-guest demo bench install uninstall clean vmlinux.h
+	check-prom check-host check-install check-guest demo bench install uninstall clean vmlinux.h
 
 all: driver bpf sglstat guest-tools
 
@@ -73,7 +73,7 @@ $(BUILD)/guest-bin/%: tests/vm/%.c
 check: deps all
 	@$(TOP)/tests/run-all
 
-check-unit check-bpf check-prom check-host check-guest: all
+check-unit check-bpf check-prom check-host check-install check-guest: all
 	@$(TOP)/tests/run-all $(patsubst check-%,%,$@)
 
 demo: deps all
