@@ -11,27 +11,12 @@ KDIR	?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 KVER	:= $(patsubst linux-headers-%,%,$(notdir $(realpath $(KDIR))))
 export KDIR KVER
 
-CC	?= gcc
-CLANG	?= clang
-BPFTOOL	?= bpftool
 CFLAGS	?= -O2 -g
-USER_CFLAGS := $(CFLAGS) -Wall -Wextra -Werror -std=gnu11 \
-	-I$(BUILD)/bpf -I$(TOP)/bpf -I$(TOP)/include -I$(TOP)/tools/sglstat
-BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
-	-I$(TOP) -I$(TOP)/include -I$(TOP)/bpf
-LIBS	:= -lbpf -lelf -lz
-STATIC_LIBS := -static -l:libbpf.a -l:libelf.a -l:libz.a -l:libzstd.a
-
 DRIVER_SRCS := $(wildcard driver/*.c driver/*.h) driver/Kbuild include/sgl_model.h
-BPF_SRCS    := $(wildcard bpf/*.bpf.c)
-BPF_OBJS    := $(patsubst bpf/%.bpf.c,$(BUILD)/bpf/%.bpf.o,$(BPF_SRCS))
-BPF_SKELS   := $(patsubst bpf/%.bpf.c,$(BUILD)/bpf/%.skel.h,$(BPF_SRCS))
-SGLSTAT_SRCS := $(wildcard tools/sglstat/*.c)
-SGLSTAT_HDRS := $(wildcard tools/sglstat/*.h bpf/*.h include/*.h)
 GUEST_HELPERS := $(patsubst tests/vm/%.c,$(BUILD)/guest-bin/%,$(wildcard tests/vm/*.c))
 
 .PHONY: dkms-src all driver bpf sglstat guest-tools deps check check-unit check-bpf \
-	check-prom check-host check-install check-guest demo bench install uninstall clean vmlinux.h
+	check-prom check-host check-install check-guest demo bench install uninstall clean
 
 all: driver bpf sglstat guest-tools
 
@@ -46,29 +31,24 @@ $(BUILD)/driver/virtio_blk_sgl.ko: $(DRIVER_SRCS)
 	cp driver/*.c driver/*.h driver/Kbuild $(BUILD)/driver/
 	$(MAKE) -C $(KDIR) M=$(BUILD)/driver SGL_INCLUDE=$(TOP)/include W=1 modules
 
-# Regenerate the committed vmlinux.h from this host's BTF (CO-RE serves 6.1 too).
+# Regenerate the committed vmlinux.h from this host's BTF (CO-RE serves 6.1
+# too); only when asked for by name, never as a side effect of a build.
+ifneq ($(filter vmlinux.h,$(MAKECMDGOALS)),)
+.PHONY: vmlinux.h
+endif
 vmlinux.h:
-	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@
+	$(SGL_BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@
 
-bpf: $(BPF_SKELS)
-$(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) include/sgl_model.h vmlinux.h
-	@mkdir -p $(@D)
-	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
-$(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
-	$(BPFTOOL) gen skeleton $< > $@.tmp && mv $@.tmp $@
-
+# BPF objects, skeletons, sglstat and the test binaries: tools/sglstat/sglstat.mk
+include $(TOP)/tools/sglstat/sglstat.mk
+bpf: sglstat-bpf
 sglstat: $(BUILD)/sglstat $(BUILD)/sglstat-static
-$(BUILD)/sglstat: $(SGLSTAT_SRCS) $(SGLSTAT_HDRS) $(BPF_SKELS)
-	$(CC) $(USER_CFLAGS) $(SGLSTAT_SRCS) -o $@ $(LIBS)
-# The guest gets a static build: its root is a busybox initramfs.
-$(BUILD)/sglstat-static: $(SGLSTAT_SRCS) $(SGLSTAT_HDRS) $(BPF_SKELS)
-	$(CC) $(USER_CFLAGS) $(SGLSTAT_SRCS) -o $@ $(STATIC_LIBS)
 
 # Small static helpers that guest tests run (tests/vm/*.c).
 guest-tools: $(GUEST_HELPERS)
 $(BUILD)/guest-bin/%: tests/vm/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Wall -Wextra -Werror -static $< -o $@
+	$(SGL_CC) $(CFLAGS) -Wall -Wextra -Werror -static $< -o $@
 
 check: deps all
 	@$(TOP)/tests/run-all

@@ -36,6 +36,7 @@
 #define MINORBITS_	20
 
 const volatile __u32 targ_part_shift = 4;	/* virtio_blk and vsgl: 16 minors */
+const volatile bool targ_driver_mode = false;	/* block_rq_requeue next to the driver tracepoints */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -64,7 +65,8 @@ static __always_inline struct sgl_disk_val *disk_lookup(__u32 major, __u32 first
 	struct sgl_disk_val *d;
 
 	d = bpf_map_lookup_elem(&disks, &key);
-	if (!d || d->major != major || d->first_minor != first_minor ||
+	/* unused entries are all zero: major 0 never matches (NULL disk reads as 0:0) */
+	if (!d || !major || d->major != major || d->first_minor != first_minor ||
 	    d->slot >= SGL_MAX_DISKS)
 		return NULL;
 	return d;
@@ -219,6 +221,7 @@ int BPF_PROG(drv_alloc_fail, struct request *rq, u32 dev, u32 hwq, u32 nsegs,
 /* ----------------------------------------------------------------- stock */
 
 struct rq_info {
+	__u32 state;
 	__u32 major;
 	__u32 first_minor;
 	__u32 cmd_flags;
@@ -233,10 +236,14 @@ struct rq_info {
  * Segments virtio_blk maps: blk_rq_nr_phys_segments() is 1 for a special
  * payload (discard / write-zeroes range array), else nr_phys_segments.
  */
-static __always_inline __u32 rq_nsegs(const struct rq_info *ri)
+static __always_inline __u32 rq_nsegs(const struct rq_info *ri, const struct sgl_disk_val *d,
+				      __u32 op)
 {
 	__u32 bit = RQF_SPECIAL_PAYLOAD_BIT_6_1;
 
+	/* virtio_blk_sgl sends discard / write-zeroes ranges outside the SG table */
+	if ((d->flags & SGL_DISK_F_VSGL) && (op == SGL_OP_DISCARD || op == SGL_OP_WRITE_ZEROES))
+		return 0;
 	if (bpf_core_enum_value_exists(enum rqf_flags, __RQF_SPECIAL_PAYLOAD))
 		bit = bpf_core_enum_value(enum rqf_flags, __RQF_SPECIAL_PAYLOAD);
 	if (ri->rq_flags & (1u << (bit & 31)))
@@ -249,6 +256,7 @@ static __always_inline void rq_info_btf(struct request *rq, struct rq_info *ri, 
 {
 	struct gendisk *disk = rq->q->disk;
 
+	ri->state = rq->state;
 	ri->major = disk->major;
 	ri->first_minor = disk->first_minor;
 	ri->cmd_flags = rq->cmd_flags;
@@ -266,6 +274,7 @@ static __always_inline void rq_info_core(struct request *rq, struct rq_info *ri,
 {
 	struct gendisk *disk = BPF_CORE_READ(rq, q, disk);
 
+	ri->state = BPF_CORE_READ(rq, state);
 	ri->major = BPF_CORE_READ(disk, major);
 	ri->first_minor = BPF_CORE_READ(disk, first_minor);
 	ri->cmd_flags = BPF_CORE_READ(rq, cmd_flags);
@@ -284,16 +293,17 @@ static __always_inline int stock_event(const struct rq_info *ri, enum stock_ev e
 {
 	struct sgl_disk_val *d = disk_lookup(ri->major, ri->first_minor);
 	struct sgl_stats *s;
-	__u32 nsegs;
+	__u32 nsegs, op;
 	__u64 cbytes;
 	bool chained;
 
 	if (!d)
 		return 0;
-	s = stats_lookup(d->slot, op_class(ri->cmd_flags));
+	op = op_class(ri->cmd_flags);
+	s = stats_lookup(d->slot, op);
 	if (!s)
 		return 0;
-	nsegs = rq_nsegs(ri);
+	nsegs = rq_nsegs(ri, d, op);
 	chained = sgl_is_chained(nsegs, d->inline_cnt);
 	cbytes = chained ? sgl_chained_bytes(nsegs, d->inline_cnt) : 0;
 	switch (ev) {
@@ -303,10 +313,35 @@ static __always_inline int stock_event(const struct rq_info *ri, enum stock_ev e
 			inflight_add(d->slot, cbytes);
 		break;
 	case EV_REQUEUE:
-		/* requeued after issue (e.g. virtqueue full): it will be issued again */
-		s->c.retries++;
-		if (chained)
+		/*
+		 * __blk_mq_requeue_request() fires block_rq_requeue before it
+		 * resets the state.  Not started: queue_rq returned a resource
+		 * error before blk_mq_start_request(), which for in-tree
+		 * virtio_blk read/write means sg_alloc_table_chained() failed;
+		 * the request will be retried.  In driver mode the alloc_fail
+		 * tracepoint counts those.
+		 */
+		if (ri->state != bpf_core_enum_value(enum mq_rq_state, MQ_RQ_IN_FLIGHT)) {
+			if (!targ_driver_mode)
+				s->c.retries++;
+			break;
+		}
+		/*
+		 * Started, then requeued (e.g. virtqueue full): it will be set up
+		 * and issued again, so undo this attempt; requests then count
+		 * each request once, at its last attempt.  Per-CPU values may
+		 * wrap below zero on one CPU; the sum over CPUs is exact.
+		 */
+		s->c.requests--;
+		s->c.segments -= nsegs;
+		s->c.bytes -= ri->data_len;
+		s->seg[sgl_seg_slot(nsegs)]--;
+		if (chained) {
+			s->c.chained--;
+			s->c.chained_bytes -= cbytes;
 			inflight_add(d->slot, -(__s64)cbytes);
+		}
+		s->c.requeues++;
 		break;
 	case EV_COMPLETE:
 		s->c.completions++;

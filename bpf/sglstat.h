@@ -68,11 +68,13 @@ struct sgl_counters {
 	__u64 alloc_failures;	/* driver: alloc_fail tracepoint; stock: unknown */
 	__u64 alloc_injected;	/* of those, injected */
 	__u64 map_errors;	/* driver: setup events with err != 0 */
-	__u64 retries;		/* driver: successful setups flagged retry */
+	__u64 retries;		/* driver: successful setups flagged retry;
+				 * stock: requeued before issue (see docs/SGLSTAT.md) */
 	__u64 completions;	/* completion events */
 	__u64 io_errors;	/* completions with a non-OK status */
 	__u64 model_mismatch;	/* driver: chained_bytes arg != sgl_chained_bytes() */
 	__u64 lat_untimed;	/* completions without a start timestamp */
+	__u64 requeues;		/* requeued after issue (e.g. virtqueue full); undone */
 };
 
 #define SGL_NR_COUNTERS	(sizeof(struct sgl_counters) / sizeof(__u64))
@@ -89,8 +91,11 @@ struct sgl_disk_val {
 	__u32 major;		/* expected major; 0 = unused entry */
 	__u32 first_minor;	/* expected first minor */
 	__u32 slot;		/* index into the per-disk stats, < SGL_MAX_DISKS */
-	__u32 inline_cnt;	/* stock mode: inline SG count used to infer chaining */
+	__u32 inline_cnt;	/* inline SG count used to infer chaining */
+	__u32 flags;		/* SGL_DISK_F_* */
 };
+
+#define SGL_DISK_F_VSGL	1	/* our driver: discard/write-zeroes map no SG entries */
 
 /* Per-disk sg_pool bytes held by in-flight requests, as seen by the tracer. */
 struct sgl_inflight {

@@ -5,8 +5,9 @@
  *
  * It mirrors what lib/sg_pool.c really allocates for
  * sg_alloc_table_chained(table, nents, inline_sgl, nents_first_chunk):
- *  - nents <= nents_first_chunk: nothing is allocated;
- *  - nents_first_chunk <= 1 means "no usable inline chunk";
+ *  - nents <= nents_first_chunk: nothing is allocated (checked first, so
+ *    this holds for nents_first_chunk == 1 too);
+ *  - otherwise nents_first_chunk <= 1 means "no usable inline chunk";
  *  - once chaining starts, the inline chunk keeps nents_first_chunk - 1 data
  *    entries plus the chain link;
  *  - further chunks hold at most SGL_CHUNK_ENTS entries; a chunk that is not
@@ -37,8 +38,6 @@ static inline int sgl_is_chained(unsigned int nsegs, unsigned int inline_cnt)
 {
 	if (nsegs == 0)
 		return 0;
-	if (inline_cnt <= 1)
-		return 1;
 	return nsegs > inline_cnt;
 }
 

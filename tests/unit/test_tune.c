@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of sglstat tune's prediction and rule (tools/sglstat/tune.c). */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
+#include "tap.h"
 #include <string.h>
-#include <cmocka.h>
 #include "tune.h"
 #include "sgl_model.h"
 
@@ -30,8 +26,8 @@ static void chained_fraction_follows_distribution(void **state)
 	(void)state;
 	sgl_tune_eval(&in, 0, &r);	/* 0: everything with data allocates */
 	assert_int_equal(r.chained, 1000);
-	sgl_tune_eval(&in, 1, &r);	/* 1 behaves as 0 in sg_alloc_table_chained */
-	assert_int_equal(r.chained, 1000);
+	sgl_tune_eval(&in, 1, &r);	/* 1 segment fits one inline entry */
+	assert_int_equal(r.chained, 500);
 	sgl_tune_eval(&in, 2, &r);
 	assert_int_equal(r.chained, 500);
 	assert_true(r.chained_frac > 0.4999 && r.chained_frac < 0.5001);
@@ -64,7 +60,7 @@ static void pick_is_smallest_meeting_target(void **state)
 	struct sgl_tune_input in = mix();
 
 	(void)state;
-	assert_int_equal(sgl_tune_pick(&in, 0.5), 2);	/* 50% chained at 2 */
+	assert_int_equal(sgl_tune_pick(&in, 0.5), 1);	/* 50% chained at 1 */
 	assert_int_equal(sgl_tune_pick(&in, 0.49), 4);
 	assert_int_equal(sgl_tune_pick(&in, 0.2), 4);
 	assert_int_equal(sgl_tune_pick(&in, 0.05), 16);
@@ -98,16 +94,16 @@ static void table_candidates(void **state)
 
 	(void)state;
 	nr = sgl_tune_table(&in, rows, 200);
-	/* 0, 2..128, 256, 254 (max) */
-	assert_int_equal(nr, 1 + 127 + 1);
+	/* 0..128, 254 (max) */
+	assert_int_equal(nr, 129 + 1);
 	assert_int_equal(rows[0].n, 0);
-	assert_int_equal(rows[1].n, 2);
+	assert_int_equal(rows[1].n, 1);
 	assert_int_equal(rows[nr - 1].n, 254);
 	for (i = 1; i < nr; i++)
 		assert_true(rows[i].n > rows[i - 1].n);
 	in.max_segments = 3;
 	nr = sgl_tune_table(&in, rows, 200);
-	assert_int_equal(nr, 3);	/* 0, 2, 3 */
+	assert_int_equal(nr, 4);	/* 0, 1, 2, 3 */
 	assert_int_equal(sgl_tune_pick(&in, 0.0), 3);	/* none meets it: max */
 	in.max_segments = 0;
 	assert_int_equal(sgl_tune_table(&in, rows, 200), -22);
@@ -132,5 +128,5 @@ int main(void)
 		cmocka_unit_test(empty_histogram_keeps_default),
 	};
 
-	return cmocka_run_group_tests_name("tune", tests, NULL, NULL);
+	return SGL_RUN("unit_tune", tests);
 }

@@ -52,8 +52,7 @@ int sgl_tune_table(const struct sgl_tune_input *in, struct sgl_tune_row *rows, i
 
 	if (!max || cap < 1)
 		return -EINVAL;
-	sgl_tune_eval(in, 0, &rows[i++]);
-	for (n = 2; n <= max && n <= SGL_SEG_LINEAR_MAX && i < cap; n++)
+	for (n = 0; n <= max && n <= SGL_SEG_LINEAR_MAX && i < cap; n++)
 		sgl_tune_eval(in, n, &rows[i++]);
 	for (n = 2 * SGL_SEG_LINEAR_MAX; n < max && i < cap; n *= 2)
 		sgl_tune_eval(in, n, &rows[i++]);

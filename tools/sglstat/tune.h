@@ -32,9 +32,8 @@ struct sgl_tune_row {
 };
 
 /*
- * Candidates worth a row: 0, then 2 .. min(128, max) (1 behaves as 0 in
- * sg_alloc_table_chained() but costs memory, so it is never a candidate),
- * then the log2 slot bounds above 128 and max itself.  Fills up to @cap
+ * Candidates worth a row: 0 .. min(128, max), then the log2 slot bounds
+ * above 128 and max itself.  Fills up to @cap
  * rows, returns how many, or -EINVAL.
  */
 int sgl_tune_table(const struct sgl_tune_input *in, struct sgl_tune_row *rows, int cap);

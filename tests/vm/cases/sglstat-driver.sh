@@ -1,0 +1,157 @@
+# guest-run-args: --disks 1 --disk-size 64M --smp 2 --timeout 500
+# sglstat in driver mode against virtio_blk_sgl's own sysfs counters, which
+# must agree exactly: sglstat attaches after the "before" sysfs snapshot and
+# detaches before the "after" one, and nothing else does I/O on vsgla in the
+# guest.  The segment histogram is checked against segbuf requests with a
+# known number of segments each; chained bytes against the sg_pool model
+# (include/sgl_model.h, re-derived in shell below); failures and retries with
+# fail_chain_percent injection; `sglstat memory` against the sgl/ files.
+# Needs sglstat (build/sglstat-static), segbuf and jq on PATH.
+D=vsgla
+DEV=/dev/$D
+NS="1 2 3 4 5 16 64 200"	# segments per segbuf request
+REPS=3
+
+for t in sglstat segbuf jq; do
+	command -v $t >/dev/null || { skip prereq "$t not on PATH"; exit 0; }
+done
+[ -d /sys/block/$D/sgl ] || { fail prereq "no /sys/block/$D/sgl"; exit 0; }
+
+pool() { p=8; while [ "$p" -lt "$1" ] && [ "$p" -lt 128 ]; do p=$((p * 2)); done; echo "$p"; }
+model_bytes() {
+	n=$1 i=$2
+	if [ "$n" -eq 0 ] || { [ "$i" -ge 1 ] && [ "$n" -le "$i" ]; }; then echo 0; return; fi
+	left=$n
+	[ "$i" -gt 1 ] && left=$((n - (i - 1)))
+	if [ "$left" -le 128 ]; then echo $(($(pool "$left") * 32)); return; fi
+	full=$(((left - 128 + 126) / 127))
+	left=$((left - full * 127))
+	echo $(((full * 128 + $(pool "$left")) * 32))
+}
+
+# counters NAME: snapshot of the driver's counters into $OUT/NAME.sysfs
+counters() {
+	for f in requests_mapped requests_chained chain_alloc_failures chain_alloc_injected \
+		retries requests_completed io_errors; do
+		echo "$f $(sgl_get $D $f)"
+	done > "$OUT/$1.sysfs"
+}
+# delta FILE: after - before
+delta() { echo $(( $(awk -v f=$1 '$1 == f { print $2 }' "$OUT/after.sysfs") - \
+		$(awk -v f=$1 '$1 == f { print $2 }' "$OUT/before.sysfs") )); }
+
+# start_sglstat NAME ARGS...: background sglstat -j --cumulative, waits until attached
+start_sglstat() {
+	_n=$1; shift
+	sglstat -j --cumulative "$@" > "$OUT/$_n.json" 2> "$OUT/$_n.err" &
+	eval "PID_$_n=$!"
+	_i=0
+	while ! grep -q '^Tracing' "$OUT/$_n.err" && [ $_i -lt 600 ]; do sleep 0.1; _i=$((_i + 1)); done
+	grep -q '^Tracing' "$OUT/$_n.err"
+}
+stop_sglstat() { eval "kill -INT \$PID_$1; wait \$PID_$1"; }
+
+# j NAME FILTER: jq on the last report of NAME
+j() { tail -1 "$OUT/$1.json" | jq -c "$2"; }
+# sum of a counter over all ops but "other" (the driver does not count GET_ID)
+SUM='[.disks[0].ops | to_entries[] | select(.key != "other") | .value.%s] | add'
+js() { j "$1" "$(printf "$SUM" "$2")"; }
+
+workload() {	# (no variable "n": check() keeps the case name in it)
+	_sector=2048 _ok=0
+	for _k in $NS; do
+		segbuf write $DEV "$_k" $REPS $_sector || _ok=1
+		segbuf read $DEV "$_k" $REPS $_sector || _ok=1
+		_sector=$((_sector + _k * 4 * REPS + 64))
+	done
+	return $_ok
+}
+
+# ---- 1. no injection: exact counters, exact histogram, chained bytes
+inl=$(sgl_get $D inline_sg_cnt)
+counters before
+if ! start_sglstat drv --mode driver -d $D; then
+	fail start "$(cat "$OUT/drv.err")"; exit 0
+fi
+check "mode-line" grep -q '^sglstat: mode driver' "$OUT/drv.err"
+check "segbuf-io" workload
+stop_sglstat drv
+counters after
+check_eq "one-report" 1 "$(grep -c . "$OUT/drv.json")"
+check_eq "requests-vs-mapped" "$(delta requests_mapped)" "$(js drv requests)"
+check_eq "chained-vs-sysfs" "$(delta requests_chained)" "$(js drv chained)"
+check_eq "completions-vs-sysfs" "$(delta requests_completed)" "$(js drv completions)"
+check_eq "io-errors-vs-sysfs" "$(delta io_errors)" "$(js drv io_errors)"
+check_eq "failures-vs-sysfs" "$(delta chain_alloc_failures)" "$(js drv alloc_failures)"
+check_eq "retries-vs-sysfs" "$(delta retries)" "$(js drv retries)"
+check_eq "no-get-id" 0 "$(j drv .disks[0].ops.other.requests)"
+check_eq "model-mismatch" 0 "$(j drv .disks[0].total.model_mismatch)"
+# the histogram: REPS requests of exactly n segments per direction
+exp_lin="" exp_log="" bytes=0 nch=0
+for n in $NS; do
+	if [ "$n" -le 128 ]; then exp_lin="$exp_lin,[$n,$REPS]"; else exp_log="[128,256,$REPS]"; fi
+	b=$(model_bytes "$n" "$inl")
+	bytes=$((bytes + b * REPS))
+	[ "$b" -gt 0 ] && nch=$((nch + REPS))
+done
+exp_lin="[${exp_lin#,}]" exp_log="[$exp_log]"
+for op in read write; do
+	check_eq "seg-hist-$op" "$exp_lin" "$(j drv .disks[0].ops.$op.seg_hist)"
+	check_eq "seg-hist-log2-$op" "$exp_log" "$(j drv .disks[0].ops.$op.seg_hist_log2)"
+	check_eq "chained-$op" "$nch" "$(j drv .disks[0].ops.$op.chained)"
+	check_eq "chained-bytes-$op" "$bytes" "$(j drv .disks[0].ops.$op.chained_bytes)"
+	check_eq "requests-$op" $(( $(echo $NS | wc -w) * REPS )) "$(j drv .disks[0].ops.$op.requests)"
+	check_eq "latency-count-$op" "$(j drv .disks[0].ops.$op.completions)" \
+		"$(j drv "(.disks[0].ops.$op | .lat_ns.inline.count + .lat_ns.chained.count + .lat_untimed)")"
+	check_eq "setup-count-$op" "$(j drv .disks[0].ops.$op.requests)" \
+		"$(j drv .disks[0].ops.$op.setup_ns.count)"
+done
+check_eq "sysfs-in-json" "$(sgl_get $D requests_mapped)" "$(j drv .disks[0].sysfs.requests_mapped)"
+
+# ---- 2. injected failures: every failure and retry seen, requests still exact
+echo 50 > /sys/module/virtio_blk_sgl/parameters/fail_chain_percent
+counters before
+if start_sglstat inj --mode driver -d $D; then
+	check "inj-segbuf-io" workload
+	fio --name=inj --filename=$DEV --rw=randread --bs=64k --size=16M --io_size=8M --direct=1 \
+		--iodepth=8 --ioengine=libaio --output-format=terse >/dev/null 2>&1 ||
+		fail inj-fio "fio failed"
+	stop_sglstat inj
+	counters after
+	echo 0 > /sys/module/virtio_blk_sgl/parameters/fail_chain_percent
+	check "inj-failures-happened" [ "$(delta chain_alloc_failures)" -gt 0 ]
+	check_eq "inj-failures-vs-sysfs" "$(delta chain_alloc_failures)" "$(js inj alloc_failures)"
+	check_eq "inj-injected-vs-sysfs" "$(delta chain_alloc_injected)" "$(js inj alloc_injected)"
+	check_eq "inj-retries-vs-sysfs" "$(delta retries)" "$(js inj retries)"
+	check_eq "inj-requests-vs-mapped" "$(delta requests_mapped)" "$(js inj requests)"
+	check_eq "inj-chained-vs-sysfs" "$(delta requests_chained)" "$(js inj chained)"
+	check_eq "inj-completions-vs-sysfs" "$(delta requests_completed)" "$(js inj completions)"
+	check_eq "inj-map-errors-are-failures" "$(js inj alloc_failures)" "$(js inj map_errors)"
+else
+	echo 0 > /sys/module/virtio_blk_sgl/parameters/fail_chain_percent
+	fail inj-start "$(cat "$OUT/inj.err")"
+fi
+
+# ---- 3. interval output: deltas of consecutive reports add up to the cumulative
+sglstat --mode driver -d $D -j 1 3 > "$OUT/int.json" 2> "$OUT/int.err" &
+ipid=$!
+sleep 1
+segbuf read $DEV 16 20 2048 >/dev/null 2>&1
+wait $ipid
+check_eq "interval-lines" 3 "$(grep -c . "$OUT/int.json")"
+check_eq "interval-sum" 20 "$(jq -s '[.[].disks[0].ops.read.seg_hist[] | select(.[0] == 16) | .[1]] | add' "$OUT/int.json")"
+
+# ---- 4. sglstat memory against the sgl/ files
+sglstat memory -d $D -j > "$OUT/mem.json" 2> "$OUT/mem.err"
+m() { jq -r ".disks[0].$1" "$OUT/mem.json"; }
+check_eq "memory-full" "$(sgl_get $D sg_full_prealloc_bytes)" "$(m full_prealloc_bytes)"
+check_eq "memory-inline" "$(sgl_get $D sg_prealloc_bytes)" "$(m inline_bytes)"
+check_eq "memory-requests" "$(sgl_get $D nr_requests_total)" "$(m nr_requests_total)"
+check_eq "memory-hwq" "$(sgl_get $D nr_hw_queues)" "$(m nr_hw_queues)"
+check_eq "memory-depth" "$(sgl_get $D queue_depth)" "$(m queue_depth)"
+check_eq "memory-maxseg" "$(sgl_get $D max_segments)" "$(m max_segments)"
+check_eq "memory-peak" "$(sgl_get $D chained_bytes_peak)" "$(m peak_chained_bytes)"
+check_eq "memory-saved" \
+	$(( $(sgl_get $D sg_full_prealloc_bytes) - $(sgl_get $D sg_prealloc_bytes) - $(sgl_get $D chained_bytes_peak) )) \
+	"$(m saved_bytes)"
+exit 0

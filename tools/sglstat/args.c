@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Command line parsing (argp), libbpf-tools style. */
+#include <argp.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "args.h"
+
+const char *argp_program_version = "sglstat 0.1";
+const char *argp_program_bug_address = "<https://github.com/virtio-blk-sgl/issues>";
+
+static const char doc[] =
+"Trace virtio-blk scatter-gather list use: segments, chained SG tables, allocation\n"
+"failures and latency, per disk and per operation.\n"
+"\n"
+"USAGE: sglstat [OPTION...] [interval [count]]\n"
+"       sglstat memory [-d DISK] [-j] [--stock-inline N]\n"
+"\n"
+"EXAMPLES:\n"
+"    sglstat              # summary at Ctrl-C\n"
+"    sglstat 1 10         # 10 one-second intervals\n"
+"    sglstat -D -T 5      # per disk, with timestamps, every 5 s\n"
+"    sglstat -d vda -j 1  # one JSON object per second for vda\n"
+"    sglstat --mode stock # trace the in-tree virtio_blk driver\n"
+"    sglstat memory       # SG memory footprint per disk";
+
+enum {
+	OPT_CUMULATIVE = 0x100,
+	OPT_MODE,
+	OPT_BTF,
+	OPT_STOCK_INLINE,
+	OPT_RAW_TP,
+	/* issue #5 adds OPT_PROM_FILE ("prom-file", sets env->prom_file) here */
+};
+
+static const struct argp_option opts[] = {
+	{ "disk", 'd', "DISK", 0, "Trace this disk only (e.g. vda, vsgla)", 0 },
+	{ "disks", 'D', NULL, 0, "Print a report per disk", 0 },
+	{ "timestamp", 'T', NULL, 0, "Print a timestamp with each report", 0 },
+	{ "json", 'j', NULL, 0, "One JSON object per line per interval", 0 },
+	{ "cumulative", OPT_CUMULATIVE, NULL, 0, "Totals since start instead of per-interval deltas", 0 },
+	{ "verbose", 'v', NULL, 0, "Print libbpf debug messages", 0 },
+	{ "mode", OPT_MODE, "MODE", 0, "driver|stock|auto (default auto: driver if virtio_blk_sgl is loaded)", 0 },
+	{ "btf", OPT_BTF, "PATH", 0, "BTF file of the running kernel, for CO-RE", 0 },
+	{ "stock-inline", OPT_STOCK_INLINE, "N", 0, "Inline SG count assumed for the in-tree driver (default 2)", 0 },
+	{ "raw-tp", OPT_RAW_TP, NULL, 0, "Stock mode: use raw_tp programs even if tp_btf works", 0 },
+	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
+	{},
+};
+
+int sgl_parse_pos_long(const char *s, long max, long *out)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (*end)
+		return -EINVAL;
+	if (errno == ERANGE || v > max)
+		return -ERANGE;
+	if (v <= 0)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int sgl_parse_uint(const char *s, unsigned int max, unsigned int *out)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (*end)
+		return -EINVAL;
+	if (errno == ERANGE || v > (long)max)
+		return -ERANGE;
+	*out = (unsigned int)v;
+	return 0;
+}
+
+int sgl_parse_mode(const char *s, enum sgl_mode *m)
+{
+	if (!strcmp(s, "driver"))
+		*m = SGL_MODE_DRIVER;
+	else if (!strcmp(s, "stock"))
+		*m = SGL_MODE_STOCK;
+	else if (!strcmp(s, "auto"))
+		*m = SGL_MODE_AUTO;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+struct parse_state {
+	struct sgl_env *env;
+	int npos;
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	struct parse_state *ps = state->input;
+	struct sgl_env *env = ps->env;
+	int err;
+
+	switch (key) {
+	case 'h':
+		argp_state_help(state, stderr, ARGP_HELP_STD_HELP);
+		break;
+	case 'd':
+		if (!*arg || strlen(arg) >= 32 || strchr(arg, '/')) {
+			fprintf(stderr, "sglstat: invalid disk name '%s': give a name from /sys/block, e.g. vda\n", arg);
+			return EINVAL;
+		}
+		env->disk = arg;
+		break;
+	case 'D':
+		env->per_disk = true;
+		break;
+	case 'T':
+		env->timestamp = true;
+		break;
+	case 'j':
+		env->json = true;
+		break;
+	case 'v':
+		env->verbose = true;
+		break;
+	case OPT_CUMULATIVE:
+		env->cumulative = true;
+		break;
+	case OPT_MODE:
+		if (sgl_parse_mode(arg, &env->mode)) {
+			fprintf(stderr, "sglstat: invalid --mode '%s': use driver, stock or auto\n", arg);
+			return EINVAL;
+		}
+		break;
+	case OPT_RAW_TP:
+		env->force_raw_tp = true;
+		break;
+	case OPT_BTF:
+		env->btf_path = arg;
+		break;
+	case OPT_STOCK_INLINE:
+		err = sgl_parse_uint(arg, 65535, &env->stock_inline);
+		if (err) {
+			fprintf(stderr, "sglstat: invalid --stock-inline '%s': use an integer 0..65535 (in-tree default 2)\n", arg);
+			return EINVAL;
+		}
+		break;
+	case ARGP_KEY_ARG:
+		if (ps->npos == 0 && !strcmp(arg, "memory") && !env->memory) {
+			env->memory = true;
+			break;
+		}
+		if (env->memory) {
+			fprintf(stderr, "sglstat: unexpected argument '%s': `sglstat memory` takes no interval\n", arg);
+			return EINVAL;
+		}
+		if (ps->npos == 0 || (ps->npos == 1 && env->interval)) {
+			long *dst = env->interval ? &env->count : &env->interval;
+			const char *what = env->interval ? "count" : "interval";
+
+			err = sgl_parse_pos_long(arg, env->interval ? LONG_MAX : 86400, dst);
+			if (err) {
+				fprintf(stderr, "sglstat: invalid %s '%s': must be a positive integer%s\n",
+					what, arg, env->interval ? "" : " of seconds (1..86400)");
+				return EINVAL;
+			}
+			ps->npos++;
+			break;
+		}
+		fprintf(stderr, "sglstat: unexpected argument '%s': usage is sglstat [options] [interval [count]]\n", arg);
+		return EINVAL;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+int sgl_parse_args(int argc, char **argv, struct sgl_env *env, unsigned int argp_flags)
+{
+	static const struct argp argp = {
+		.options = opts,
+		.parser = parse_arg,
+		.doc = doc,
+	};
+	struct parse_state ps = { .env = env };
+	int err;
+
+	memset(env, 0, sizeof(*env));
+	/* argp would take "-1" for an option: name the real problem instead */
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--"))
+			break;
+		const char *prev = argv[i - 1];
+
+		/* the value of an option that takes one is that option's business */
+		if (i > 1 && (!strcmp(prev, "-d") || !strcmp(prev, "--disk") || !strcmp(prev, "--mode") ||
+			      !strcmp(prev, "--btf") || !strcmp(prev, "--stock-inline")))
+			continue;
+		if (a[0] == '-' && a[1] >= '0' && a[1] <= '9') {
+			fprintf(stderr, "sglstat: invalid interval or count '%s': must be a positive integer\n", a);
+			return EINVAL;
+		}
+	}
+	env->mode = SGL_MODE_AUTO;
+	env->stock_inline = 2;
+	err = argp_parse(&argp, argc, argv, argp_flags, NULL, &ps);
+	if (err)
+		return err;
+	if (env->memory && (env->interval || env->cumulative || env->timestamp)) {
+		fprintf(stderr, "sglstat: `sglstat memory` takes only -d, -j, --stock-inline\n");
+		return EINVAL;
+	}
+	return 0;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SGLSTAT_ARGS_H
+#define SGLSTAT_ARGS_H
+
+#include <stdbool.h>
+#include "snapshot.h"
+
+struct sgl_env {
+	bool memory;		/* `sglstat memory` subcommand */
+	enum sgl_mode mode;
+	const char *disk;	/* -d */
+	bool per_disk;		/* -D */
+	bool timestamp;		/* -T */
+	bool json;		/* -j */
+	bool cumulative;
+	bool verbose;		/* -v: libbpf debug output */
+	const char *btf_path;	/* --btf */
+	unsigned int stock_inline;
+	bool force_raw_tp;	/* --raw-tp: stock mode with the raw_tp twins */
+	long interval;		/* seconds; 0 = single report at exit */
+	long count;		/* reports; 0 = unlimited */
+	const char *prom_file;	/* --prom-file (issue #5; parsed by report_prom) */
+};
+
+/* Strict positive decimal integer <= @max: 0 or -EINVAL / -ERANGE. */
+int sgl_parse_pos_long(const char *s, long max, long *out);
+/* Non-negative integer <= @max (for --stock-inline). */
+int sgl_parse_uint(const char *s, unsigned int max, unsigned int *out);
+int sgl_parse_mode(const char *s, enum sgl_mode *m);
+
+/*
+ * Parse the command line into @env (defaults set first).  @argp_flags go to
+ * argp_parse (tests pass ARGP_NO_EXIT).  Returns 0, or a positive errno after
+ * printing one line naming the problem to stderr.
+ */
+int sgl_parse_args(int argc, char **argv, struct sgl_env *env, unsigned int argp_flags);
+
+#endif

@@ -1,0 +1,60 @@
+# sglstat build fragment, included by the top-level Makefile.
+# Inputs: TOP (repository root), BUILD (output dir, e.g. $(TOP)/build).
+# Targets: sglstat-bpf, $(BUILD)/sglstat, $(BUILD)/sglstat-static,
+#          sglstat-unit (tests/unit), sglstat-bpftest (tests/bpf).
+TOP ?= .
+BUILD ?= $(TOP)/build
+
+SGL_CLANG ?= clang
+SGL_CC ?= gcc
+SGL_BPFTOOL ?= bpftool
+SGL_BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+	-I$(TOP) -I$(TOP)/include -I$(TOP)/bpf
+SGL_CFLAGS := -O2 -g -Wall -Wextra -Werror -I$(BUILD)/bpf -I$(TOP)/bpf -I$(TOP)/include \
+	-I$(TOP)/tools/sglstat
+SGL_LIBS := -lbpf -lelf -lz
+SGL_STATIC_LIBS := -static -l:libbpf.a -l:libelf.a -l:libz.a -l:libzstd.a
+
+# pure userspace sources (no BPF), also linked by the unit tests
+SGL_LIB_SRCS := $(filter-out %/sglstat.c,$(wildcard $(TOP)/tools/sglstat/*.c))
+SGL_SRCS := $(TOP)/tools/sglstat/sglstat.c $(SGL_LIB_SRCS)
+SGL_HDRS := $(wildcard $(TOP)/tools/sglstat/*.h) $(TOP)/bpf/sglstat.h $(TOP)/include/sgl_model.h
+
+$(BUILD)/bpf/sglstat.bpf.o: $(TOP)/bpf/sglstat.bpf.c $(TOP)/bpf/sglstat.h $(TOP)/include/sgl_model.h $(TOP)/vmlinux.h
+	@mkdir -p $(dir $@)
+	$(SGL_CLANG) $(SGL_BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/bpf/sglstat.skel.h: $(BUILD)/bpf/sglstat.bpf.o
+	$(SGL_BPFTOOL) gen skeleton $< name sglstat_bpf > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/bpf/fake_rq.bpf.o: $(TOP)/tests/bpf/fake_rq.bpf.c $(TOP)/vmlinux.h
+	@mkdir -p $(dir $@)
+	$(SGL_CLANG) $(SGL_BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/bpf/fake_rq.skel.h: $(BUILD)/bpf/fake_rq.bpf.o
+	$(SGL_BPFTOOL) gen skeleton $< name fake_rq_bpf > $@.tmp && mv $@.tmp $@
+
+sglstat-bpf: $(BUILD)/bpf/sglstat.skel.h
+
+$(BUILD)/sglstat: $(SGL_SRCS) $(SGL_HDRS) $(BUILD)/bpf/sglstat.skel.h
+	$(SGL_CC) $(SGL_CFLAGS) $(SGL_SRCS) -o $@ $(SGL_LIBS) -lm
+
+$(BUILD)/sglstat-static: $(SGL_SRCS) $(SGL_HDRS) $(BUILD)/bpf/sglstat.skel.h
+	$(SGL_CC) $(SGL_CFLAGS) $(SGL_SRCS) -o $@ $(SGL_STATIC_LIBS) -lm
+
+# tests/bpf: BPF_PROG_TEST_RUN of the raw_tp programs (needs root)
+$(BUILD)/tests/bpf/test_sglstat_bpf: $(TOP)/tests/bpf/test_sglstat_bpf.c $(BUILD)/bpf/sglstat.skel.h \
+		$(BUILD)/bpf/fake_rq.skel.h $(SGL_HDRS)
+	@mkdir -p $(dir $@)
+	$(SGL_CC) $(SGL_CFLAGS) $< -o $@ $(SGL_LIBS)
+
+# tests/unit: cmocka
+SGL_UNIT_TESTS := $(basename $(notdir $(wildcard $(TOP)/tests/unit/test_*.c)))
+$(BUILD)/tests/unit/%: $(TOP)/tests/unit/%.c $(TOP)/tests/unit/tap.h $(SGL_LIB_SRCS) $(SGL_HDRS)
+	@mkdir -p $(dir $@)
+	$(SGL_CC) $(SGL_CFLAGS) -I$(TOP)/tests/unit $< $(SGL_LIB_SRCS) -o $@ -lcmocka -lm
+
+sglstat-unit: $(addprefix $(BUILD)/tests/unit/,$(SGL_UNIT_TESTS))
+sglstat-bpftest: $(BUILD)/tests/bpf/test_sglstat_bpf
+
+.PHONY: sglstat-bpf sglstat-unit sglstat-bpftest
