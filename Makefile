@@ -16,7 +16,7 @@ DRIVER_SRCS := $(wildcard driver/*.c driver/*.h) driver/Kbuild include/sgl_model
 GUEST_HELPERS := $(patsubst tests/vm/%.c,$(BUILD)/guest-bin/%,$(wildcard tests/vm/*.c))
 
 .PHONY: dkms-src all driver bpf sglstat guest-tools deps check check-unit check-bpf \
-	check-prom check-host check-install check-guest demo bench install uninstall clean
+	check-fuzz check-prom check-host check-install check-guest fuzz demo bench install uninstall clean
 
 all: driver bpf sglstat guest-tools
 
@@ -53,8 +53,12 @@ $(BUILD)/guest-bin/%: tests/vm/%.c
 check: deps all
 	@$(TOP)/tests/run-all
 
-check-unit check-bpf check-prom check-host check-install check-guest: all
+check-unit check-bpf check-fuzz check-prom check-host check-install check-guest: all
 	@$(TOP)/tests/run-all $(patsubst check-%,%,$@)
+
+# Longer fuzzing than check's bounded run (FUZZ_SECONDS per harness).
+fuzz: deps all
+	@FUZZ_SECONDS=$${FUZZ_SECONDS:-300} $(TOP)/tests/fuzz/run
 
 demo: deps all
 	@$(TOP)/scripts/demo.sh

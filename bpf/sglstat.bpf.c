@@ -143,8 +143,9 @@ static __always_inline void count_latency(struct sgl_stats *s, bool chained,
 		return;
 	}
 	now = bpf_ktime_get_ns();
-	s->lat[chained ? SGL_LAT_CHAINED : SGL_LAT_INLINE]
-	      [sgl_lat_slot(now > t0 ? now - t0 : 0)]++;
+	now = now > t0 ? now - t0 : 0;
+	s->lat[chained ? SGL_LAT_CHAINED : SGL_LAT_INLINE][sgl_lat_slot(now)]++;
+	s->c.lat_sum_ns[chained ? SGL_LAT_CHAINED : SGL_LAT_INLINE] += now;
 }
 
 /* ---------------------------------------------------------------- driver */
@@ -170,6 +171,7 @@ int BPF_PROG(drv_setup, struct request *rq, u32 dev, u32 hwq, u32 nsegs,
 	if (retry)
 		s->c.retries++;
 	s->setup[sgl_lat_slot(setup_ns)]++;
+	s->c.setup_sum_ns += setup_ns;
 	if (chained) {
 		if (chained_bytes != sgl_chained_bytes(nsegs, inline_cnt))
 			s->c.model_mismatch++;

@@ -75,6 +75,8 @@ struct sgl_counters {
 	__u64 model_mismatch;	/* driver: chained_bytes arg != sgl_chained_bytes() */
 	__u64 lat_untimed;	/* completions without a start timestamp */
 	__u64 requeues;		/* requeued after issue (e.g. virtqueue full); undone */
+	__u64 lat_sum_ns[SGL_NR_LAT];	/* sum of the latencies in lat[] (for _sum, means) */
+	__u64 setup_sum_ns;	/* driver mode: sum of setup_ns */
 };
 
 #define SGL_NR_COUNTERS	(sizeof(struct sgl_counters) / sizeof(__u64))

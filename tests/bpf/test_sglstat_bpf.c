@@ -245,7 +245,8 @@ static void test_segment_slots(__u64 rq_read)
 		       a.c.segments == b.c.segments + c[i].n &&
 		       a.c.chained == b.c.chained + ch &&
 		       a.c.chained_bytes == b.c.chained_bytes + cb &&
-		       a.c.model_mismatch == b.c.model_mismatch,
+		       a.c.model_mismatch == b.c.model_mismatch &&
+		       a.c.setup_sum_ns == b.c.setup_sum_ns + 100,
 		       name, "rc %d slot %u: %llu -> %llu, requests %llu -> %llu, chained %llu -> %llu, mismatch %llu",
 		       rc, c[i].slot, (unsigned long long)b.seg[c[i].slot], (unsigned long long)a.seg[c[i].slot],
 		       (unsigned long long)b.c.requests, (unsigned long long)a.c.requests,
@@ -253,8 +254,9 @@ static void test_segment_slots(__u64 rq_read)
 		       (unsigned long long)a.c.model_mismatch);
 		/* exactly: one seg slot, requests, segments (unless 0), chained+bytes (if chained), setup slot */
 		{
-			/* seg slot, requests, bytes, setup slot, segments if n, chained+bytes if chained */
-			int expect = 4 + (c[i].n ? 1 : 0) + (ch ? 2 : 0);
+			/* seg slot, requests, bytes, setup slot, setup sum, segments if n,
+			 * chained+bytes if chained */
+			int expect = 5 + (c[i].n ? 1 : 0) + (ch ? 2 : 0);
 			int got = words_changed(&a, &b, 1);
 
 			snprintf(name, sizeof(name), "drv_setup_seg_only_%u", c[i].n);
@@ -401,6 +403,17 @@ static void test_driver(void)
 		get_stats(D0_SLOT, SGL_OP_WRITE, &a[0]);
 		result(a[0].lat[SGL_LAT_INLINE][22] == b[0].lat[SGL_LAT_INLINE][22] + 1,
 		       "drv_complete_latency_start_fallback", "slot 22 not incremented");
+		{
+			/* the sum grows by the latency: at least 3 ms, at most the
+			 * time since the fake start */
+			__u64 d = a[0].c.lat_sum_ns[SGL_LAT_INLINE] - b[0].c.lat_sum_ns[SGL_LAT_INLINE];
+			__u64 hi = mono_ns() - (now - 3000000ULL);
+
+			result(d >= 3000000ULL && d <= hi &&
+			       a[0].c.lat_sum_ns[SGL_LAT_CHAINED] == b[0].c.lat_sum_ns[SGL_LAT_CHAINED],
+			       "drv_complete_latency_sum", "sum +%llu ns, expected 3000000..%llu in inline only",
+			       (unsigned long long)d, (unsigned long long)hi);
+		}
 
 		/* neither timestamp: untimed */
 		rq = fake_rq(op_write, 0, 0, 4096, 0, 0, 0, 0);

@@ -135,6 +135,7 @@ static void request(struct sgl_snapshot *snap, unsigned int i, unsigned int op, 
 	if (snap->mode == SGL_MODE_DRIVER) {
 		v = setup_value();
 		s->setup[sgl_lat_slot(v)]++;
+		s->c.setup_sum_ns += v;
 		vmap_add(&r->setup, v);
 	}
 	s->c.completions++;
@@ -145,6 +146,7 @@ static void request(struct sgl_snapshot *snap, unsigned int i, unsigned int op, 
 	} else {
 		v = lat_value();
 		s->lat[chained ? SGL_LAT_CHAINED : SGL_LAT_INLINE][sgl_lat_slot(v)]++;
+		s->c.lat_sum_ns[chained ? SGL_LAT_CHAINED : SGL_LAT_INLINE] += v;
 		vmap_add(&r->lat[chained ? SGL_LAT_CHAINED : SGL_LAT_INLINE], v);
 	}
 }

@@ -136,8 +136,8 @@ def vmap(m):
 
 def hist(exp, name, labels, values, les, sum_=None):
     """values: {v: count}; les: [(label value as float, bound in value units)].
-    sum_ None: the file has no _sum (not measured); node_exporter then adds
-    _sum 0, which expected(j, scraped=True) expects."""
+    sum_ None: the family has no _sum; node_exporter then adds _sum 0,
+    which expected(j, scraped=True) expects."""
     total = sum(values.values())
     for le_f, bound in les:
         exp[series_key(name + "_bucket", dict(labels, le=str(le_f)))] = \
@@ -205,11 +205,13 @@ def expected(j):
                              ("lat_chained", "io_latency_chained_seconds")):
                 lat = vmap(o[key])
                 if lat:
-                    hist(exp, P + fam, lb, lat, [(2 ** k / 1e9, 2 ** k) for k in IO_K])
+                    hist(exp, P + fam, lb, lat, [(2 ** k / 1e9, 2 ** k) for k in IO_K],
+                         sum(v * c for v, c in lat.items()) / 1e9)
             st = vmap(o["setup"])
             if mode == "driver" and st:
                 hist(exp, P + "setup_latency_seconds", lb, st,
-                     [(2 ** k / 1e9, 2 ** k) for k in SETUP_K])
+                     [(2 ** k / 1e9, 2 ** k) for k in SETUP_K],
+                     sum(v * c for v, c in st.items()) / 1e9)
         s = d.get("sysfs")
         stock = None
         if not s and d["present"] and d["name"] in desc.get("disks", {}):

@@ -249,6 +249,7 @@ struct mono_op {
 	__u64 seg[SEG_NB], seg_sum;
 	__u64 lat[SGL_NR_LAT][IO_NB];
 	__u64 setup[SETUP_NB];
+	__u64 lat_sum_ns[SGL_NR_LAT], setup_sum_ns;
 };
 
 #define MONO_WORDS	(sizeof(struct mono_op) / sizeof(__u64))
@@ -303,6 +304,9 @@ static void mono_compute(const struct sgl_stats *s, struct mono_op *m)
 	for (c = 0; c < SGL_NR_LAT; c++)
 		lat_cum(s->lat[c], IO_LAT_K_LO, IO_LAT_K_HI, m->lat[c]);
 	lat_cum(s->setup, SETUP_LAT_K_LO, SETUP_LAT_K_HI, m->setup);
+	for (c = 0; c < SGL_NR_LAT; c++)
+		m->lat_sum_ns[c] = s->c.lat_sum_ns[c];
+	m->setup_sum_ns = s->c.setup_sum_ns;
 }
 
 /* Sum of the counters the BPF programs only ever increment: if it drops, the
@@ -400,13 +404,9 @@ static void out_seg_hist(struct out *o, struct fam *f, const struct lbl *l,
 	out_u64(o, f, "_count", l, NULL, m->seg[NSEG_LE]);
 }
 
-/*
- * Latency histogram.  The BPF side keeps only log2 slots, no sum of the
- * latencies, so there is no exact _sum and none is written (node_exporter
- * then exposes _sum 0; docs/PROMETHEUS.md says to use quantiles only).
- */
+/* Latency histogram; the BPF side sums the latencies in ns for _sum. */
 static void out_lat_hist(struct out *o, struct fam *f, const struct lbl *l,
-			 const __u64 *cum, unsigned int klo, unsigned int khi)
+			 const __u64 *cum, unsigned int klo, unsigned int khi, __u64 sum_ns)
 {
 	unsigned int k, n = 0;
 	char le[40];
@@ -416,6 +416,11 @@ static void out_lat_hist(struct out *o, struct fam *f, const struct lbl *l,
 		out_u64(o, f, "_bucket", l, le, cum[n++]);
 	}
 	out_u64(o, f, "_bucket", l, "+Inf", cum[n]);
+	ns_to_seconds(sum_ns, le, sizeof(le));
+	fam_sample(o, f);
+	out_printf(o, "%s_sum", f->name);
+	out_labels(o, l, NULL);
+	out_printf(o, " %s\n", le);
 	out_u64(o, f, "_count", l, NULL, cum[n]);
 }
 
@@ -673,8 +678,8 @@ int sgl_prom_format(const struct sgl_snapshot *snap, const struct sgl_prom_meta 
 						     : P "io_latency_chained_seconds",
 				 "histogram",
 				 c == SGL_LAT_INLINE ?
-				 "Completion latency of requests that did not chain, from io_start_time_ns (else start_time_ns); no _sum (not measured)." :
-				 "Completion latency of chained requests, from io_start_time_ns (else start_time_ns); no _sum (not measured).", 0 };
+				 "Completion latency of requests that did not chain, from io_start_time_ns (else start_time_ns)." :
+				 "Completion latency of chained requests, from io_start_time_ns (else start_time_ns).", 0 };
 
 		for (i = 0; i < nd; i++)
 			for (op = 0; disk_exported(snap, i) && op < SGL_NR_OPS; op++) {
@@ -683,12 +688,13 @@ int sgl_prom_format(const struct sgl_snapshot *snap, const struct sgl_prom_meta 
 				if (!h[IO_NB - 1])
 					continue;
 				l = (struct lbl){ snap->disk[i].name, sgl_op_name(op), mode };
-				out_lat_hist(&o, &f, &l, h, IO_LAT_K_LO, IO_LAT_K_HI);
+				out_lat_hist(&o, &f, &l, h, IO_LAT_K_LO, IO_LAT_K_HI,
+					     mv[i][op].lat_sum_ns[c]);
 			}
 	}
 	if (snap->mode == SGL_MODE_DRIVER) {
 		struct fam f = { P "setup_latency_seconds", "histogram",
-				 "Driver mode: time to map a request (sg_pool allocation + blk_rq_map_sg) (no _sum: not measured).", 0 };
+				 "Driver mode: time to map a request (sg_pool allocation + blk_rq_map_sg).", 0 };
 
 		for (i = 0; i < nd; i++)
 			for (op = 0; disk_exported(snap, i) && op < SGL_NR_OPS; op++) {
@@ -697,7 +703,8 @@ int sgl_prom_format(const struct sgl_snapshot *snap, const struct sgl_prom_meta 
 				if (!h[SETUP_NB - 1])
 					continue;
 				l = (struct lbl){ snap->disk[i].name, sgl_op_name(op), mode };
-				out_lat_hist(&o, &f, &l, h, SETUP_LAT_K_LO, SETUP_LAT_K_HI);
+				out_lat_hist(&o, &f, &l, h, SETUP_LAT_K_LO, SETUP_LAT_K_HI,
+					     mv[i][op].setup_sum_ns);
 			}
 	}
 
