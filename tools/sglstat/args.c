@@ -8,7 +8,7 @@
 #include <string.h>
 #include "args.h"
 
-const char *argp_program_version = "sglstat 0.1";
+const char *argp_program_version = "sglstat " SGLSTAT_VERSION;
 const char *argp_program_bug_address = "<https://github.com/virtio-blk-sgl/issues>";
 
 static const char doc[] =
@@ -32,7 +32,7 @@ enum {
 	OPT_BTF,
 	OPT_STOCK_INLINE,
 	OPT_RAW_TP,
-	/* issue #5 adds OPT_PROM_FILE ("prom-file", sets env->prom_file) here */
+	OPT_PROM_FILE,
 };
 
 static const struct argp_option opts[] = {
@@ -46,6 +46,7 @@ static const struct argp_option opts[] = {
 	{ "btf", OPT_BTF, "PATH", 0, "BTF file of the running kernel, for CO-RE", 0 },
 	{ "stock-inline", OPT_STOCK_INLINE, "N", 0, "Inline SG count assumed for the in-tree driver (default 2)", 0 },
 	{ "raw-tp", OPT_RAW_TP, NULL, 0, "Stock mode: use raw_tp programs even if tp_btf works", 0 },
+	{ "prom-file", OPT_PROM_FILE, "PATH", 0, "Rewrite a node_exporter textfile at PATH every interval", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
 	{},
 };
@@ -142,6 +143,13 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			return EINVAL;
 		}
 		break;
+	case OPT_PROM_FILE:
+		if (!*arg) {
+			fprintf(stderr, "sglstat: empty --prom-file: give a path such as /var/lib/prometheus/node-exporter/virtio_blk_sgl.prom\n");
+			return EINVAL;
+		}
+		env->prom_file = arg;
+		break;
 	case OPT_RAW_TP:
 		env->force_raw_tp = true;
 		break;
@@ -218,6 +226,11 @@ int sgl_parse_args(int argc, char **argv, struct sgl_env *env, unsigned int argp
 	err = argp_parse(&argp, argc, argv, argp_flags, NULL, &ps);
 	if (err)
 		return err;
+	if (env->prom_file && !env->interval) {
+		fprintf(stderr, "sglstat: --prom-file needs an interval: e.g. sglstat --prom-file %s 15\n",
+			env->prom_file);
+		return EINVAL;
+	}
 	if (env->memory && (env->interval || env->cumulative || env->timestamp)) {
 		fprintf(stderr, "sglstat: `sglstat memory` takes only -d, -j, --stock-inline\n");
 		return EINVAL;

@@ -5,6 +5,11 @@
 #include <stdbool.h>
 #include "snapshot.h"
 
+/* From the top-level VERSION file (tools/sglstat/sglstat.mk). */
+#ifndef SGLSTAT_VERSION
+#define SGLSTAT_VERSION "unknown"
+#endif
+
 struct sgl_env {
 	bool memory;		/* `sglstat memory` subcommand */
 	enum sgl_mode mode;
@@ -19,7 +24,7 @@ struct sgl_env {
 	bool force_raw_tp;	/* --raw-tp: stock mode with the raw_tp twins */
 	long interval;		/* seconds; 0 = single report at exit */
 	long count;		/* reports; 0 = unlimited */
-	const char *prom_file;	/* --prom-file (issue #5; parsed by report_prom) */
+	const char *prom_file;	/* --prom-file: node_exporter textfile, rewritten each interval */
 };
 
 /* Strict positive decimal integer <= @max: 0 or -EINVAL / -ERANGE. */

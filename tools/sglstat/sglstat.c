@@ -26,6 +26,7 @@
 #include "hist.h"
 #include "memory.h"
 #include "report.h"
+#include "report_prom.h"
 #include "snapshot.h"
 
 #define PART_SHIFT	4	/* virtio_blk and virtio_blk_sgl: 16 minors per disk */
@@ -409,6 +410,7 @@ int main(int argc, char **argv)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
 	struct tracer t = {};
+	struct sgl_prom_meta prom_meta;
 	const char *root = sgl_sysfs_root();
 	char path[512];
 	double start, last, deadline;
@@ -441,6 +443,12 @@ int main(int argc, char **argv)
 	if (env.mode == SGL_MODE_AUTO) {
 		snprintf(path, sizeof(path), "%s/module/virtio_blk_sgl", root);
 		env.mode = access(path, F_OK) ? SGL_MODE_STOCK : SGL_MODE_DRIVER;
+	}
+
+	if (env.prom_file) {
+		if (sgl_prom_check_target(env.prom_file))
+			return 1;
+		sgl_prom_meta_init(&prom_meta, SGLSTAT_VERSION, root);
 	}
 
 	libbpf_set_print(libbpf_print_fn);
@@ -495,7 +503,9 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 
-	if (signal(SIGINT, sig_handler) == SIG_ERR || signal(SIGTERM, sig_handler) == SIG_ERR) {
+	/* SIGHUP too: a hangup must not kill it between a temp file and its rename */
+	if (signal(SIGINT, sig_handler) == SIG_ERR || signal(SIGTERM, sig_handler) == SIG_ERR ||
+	    signal(SIGHUP, sig_handler) == SIG_ERR) {
 		err = -errno;
 		fprintf(stderr, "sglstat: cannot set signal handlers: %s\n", strerror(-err));
 		goto cleanup;
@@ -522,6 +532,13 @@ int main(int argc, char **argv)
 			goto cleanup;
 		last = now;
 		report(&t);
+		if (env.prom_file) {
+			int e = sgl_prom_write(env.prom_file, t.snap, &prom_meta);
+
+			if (e)
+				fprintf(stderr, "sglstat: cannot write %s: %s (the previous file is left as it was)\n",
+					env.prom_file, strerror(-e));
+		}
 		reports++;
 		if (exiting || (env.count && reports >= env.count) || !env.interval)
 			break;
@@ -530,6 +547,8 @@ int main(int argc, char **argv)
 
 cleanup:
 	sglstat_bpf__destroy(t.skel);
+	if (env.prom_file)
+		sgl_prom_meta_free(&prom_meta);
 	free(t.percpu);
 	free(t.snap);
 	return err ? 1 : 0;

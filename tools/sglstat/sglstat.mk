@@ -10,7 +10,8 @@ SGL_CC ?= gcc
 SGL_BPFTOOL ?= bpftool
 SGL_BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	-I$(TOP) -I$(TOP)/include -I$(TOP)/bpf
-SGL_CFLAGS := -O2 -g -Wall -Wextra -Werror -I$(BUILD)/bpf -I$(TOP)/bpf -I$(TOP)/include \
+SGL_VERSION := $(shell cat $(TOP)/VERSION)
+SGL_CFLAGS := -O2 -g -Wall -Wextra -Werror -DSGLSTAT_VERSION='"$(SGL_VERSION)"' -I$(BUILD)/bpf -I$(TOP)/bpf -I$(TOP)/include \
 	-I$(TOP)/tools/sglstat
 SGL_LIBS := -lbpf -lelf -lz
 SGL_STATIC_LIBS := -static -l:libbpf.a -l:libelf.a -l:libz.a -l:libzstd.a
