@@ -1,0 +1,113 @@
+# guest-run-args: --disks 1 --disk-size 64M --smp 2 --timeout 300
+# virtio_blk_sgl counters against ground truth: requests_mapped against the
+# block layer's own completion counts, requests_chained against requests
+# built by segbuf with a known number of segments each, chained bytes
+# against the sg_pool model, and the tracepoints' view of the same requests.
+# Needs segbuf (tests/vm/segbuf.c) on PATH.
+D=vsgla
+DEV=/dev/$D
+T=/sys/kernel/tracing
+NS="1 2 3 4 5 16 64 200"	# segments per request
+REPS=3				# requests per direction and size
+
+command -v segbuf >/dev/null || { skip driver-counters "segbuf helper not built"; exit 0; }
+
+# What sg_alloc_table_chained() takes from sg_pool for N segments with I
+# inline entries (include/sgl_model.h, except that N <= I with I >= 1 never
+# allocates: lib/sg_pool.c tests that before it drops a 1-entry chunk).
+pool() { p=8; while [ "$p" -lt "$1" ] && [ "$p" -lt 128 ]; do p=$((p * 2)); done; echo "$p"; }
+model_bytes() {
+	n=$1 i=$2
+	if [ "$n" -eq 0 ] || { [ "$i" -ge 1 ] && [ "$n" -le "$i" ]; }; then echo 0; return; fi
+	left=$n
+	[ "$i" -gt 1 ] && left=$((n - (i - 1)))
+	if [ "$left" -le 128 ]; then echo $(($(pool "$left") * 32)); return; fi
+	full=$(((left - 128 + 126) / 127))
+	left=$((left - full * 127))
+	echo $(((full * 128 + $(pool "$left")) * 32))
+}
+chained() { [ "$(model_bytes "$1" "$2")" -gt 0 ]; }
+
+for mode in inline_sg_cnt=2 inline_sg_cnt=0 inline_sg_cnt=1 inline_sg_cnt=4 prealloc=1; do
+	sgl_unload 2>/dev/null
+	if ! sgl_load "$mode"; then fail "load/$mode" "insmod failed"; continue; fi
+	inl=$(sgl_get $D inline_sg_cnt)
+	case $mode in
+	prealloc=1) check_eq "inline-count/$mode" "$(sgl_get $D max_segments)" "$inl" ;;
+	*) check_eq "inline-count/$mode" "${mode#inline_sg_cnt=}" "$inl" ;;
+	esac
+
+	m0=$(sgl_get $D requests_mapped) c0=$(sgl_get $D requests_chained)
+	expect=0 sector=2048 ok=1
+	for n in $NS; do
+		segbuf write $DEV "$n" $REPS $sector || ok=0
+		segbuf read $DEV "$n" $REPS $sector || ok=0
+		chained "$n" "$inl" && expect=$((expect + 2 * REPS))
+		sector=$((sector + n * 4 * REPS + 64))
+	done
+	check "segbuf-io/$mode" [ $ok = 1 ]
+	m1=$(sgl_get $D requests_mapped) c1=$(sgl_get $D requests_chained)
+	# every segbuf request is one block request
+	nreq=0
+	for n in $NS; do nreq=$((nreq + 2 * REPS)); done
+	check_eq "requests-mapped-delta/$mode" $nreq $((m1 - m0))
+	check_eq "requests-chained/$mode" $expect $((c1 - c0))
+	check_eq "mapped-vs-diskstats/$mode" "$(blk_ios $D)" "$m1"
+	check_eq "completed-vs-mapped/$mode" "$m1" "$(sgl_get $D requests_completed)"
+	check_eq "chained-bytes-now-idle/$mode" 0 "$(sgl_get $D chained_bytes_now)"
+	check_eq "no-io-errors/$mode" 0 "$(sgl_get $D io_errors)"
+	check_eq "no-alloc-failures/$mode" 0 "$(sgl_get $D chain_alloc_failures)"
+
+	# the peak of one lone request is exactly what the model says
+	echo 0 > /sys/block/$D/sgl/chained_bytes_peak
+	check_eq "peak-reset/$mode" 0 "$(sgl_get $D chained_bytes_peak)"
+	segbuf write $DEV 200 1 2048
+	check_eq "peak-200-segs/$mode" "$(model_bytes 200 "$inl")" "$(sgl_get $D chained_bytes_peak)"
+
+	# the tracepoints see the same numbers
+	if [ -d $T/events/virtio_blk_sgl ]; then
+		echo > $T/trace
+		echo 1 > $T/events/virtio_blk_sgl/virtio_blk_sgl_setup/enable
+		echo 1 > $T/events/virtio_blk_sgl/virtio_blk_sgl_complete/enable
+		segbuf read $DEV 16 1 2048
+		echo 0 > $T/events/virtio_blk_sgl/enable
+		want_c=0
+		chained 16 "$inl" && want_c=1
+		s=$(grep 'virtio_blk_sgl_setup:' $T/trace | grep 'nsegs=16 ' | head -1)
+		c=$(grep 'virtio_blk_sgl_complete:' $T/trace | grep 'nsegs=16 ' | head -1)
+		echo "$s" >> "$OUT/trace-$mode.txt"
+		echo "$c" >> "$OUT/trace-$mode.txt"
+		case $s in
+		*"inline=$inl chained=$want_c chained_bytes=$(model_bytes 16 "$inl") err=0 retry=0 setup_ns="[1-9]*) pass "trace-setup/$mode" ;;
+		*) fail "trace-setup/$mode" "got '$s'" ;;
+		esac
+		case $c in
+		*"chained=$want_c chained_bytes=$(model_bytes 16 "$inl") vstatus=0 blk_status=0"*) pass "trace-complete/$mode" ;;
+		*) fail "trace-complete/$mode" "got '$c'" ;;
+		esac
+	else
+		fail "tracepoints/$mode" "no events/virtio_blk_sgl in tracefs"
+	fi
+done
+
+# Flushes and discards.  In 6.1 an fsync is an empty PREFLUSH write: the
+# stat file counts it once as a (0-sector) write in field 5 and once as a
+# flush in field 16, but the driver gets one request, the flush.  So with
+# fsyncs the driver's count is fields 1+5+12, and field 16 equals the flush
+# requests the driver saw (counted with the setup tracepoint, op=2).
+sgl_unload; sgl_load
+echo > $T/trace
+echo 1 > $T/events/virtio_blk_sgl/virtio_blk_sgl_setup/enable
+segbuf discard $DEV 8192 2048 || fail discard-ioctl "BLKDISCARD failed"
+fio --name=fl --filename=$DEV --rw=write --bs=4k --size=256k --direct=1 --fsync=4 --output-format=terse >/dev/null ||
+	fail flush-fio "fio failed"
+echo 0 > $T/events/virtio_blk_sgl/enable
+set -- $(cat /sys/block/$D/stat)
+check "diskstats-saw-discards" [ "${12}" -gt 0 ]
+check "diskstats-saw-flushes" [ "${16}" -gt 0 ]
+check_eq "flushes-vs-diskstats" "${16}" "$(grep -c 'virtio_blk_sgl_setup:.* op=2 ' $T/trace)"
+check_eq "mapped-vs-diskstats/flush-discard" $(($1 + $5 + ${12})) "$(sgl_get $D requests_mapped)"
+# the internal GET_ID (serial) is not a mapped request
+m=$(sgl_get $D requests_mapped)
+cat /sys/block/$D/serial >/dev/null
+check_eq "get-id-not-counted" "$m" "$(sgl_get $D requests_mapped)"

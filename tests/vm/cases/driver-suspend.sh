@@ -1,0 +1,54 @@
+# guest-run-args: --disks 1 --disk-size 64M --smp 2 --timeout 240
+# Suspend/resume through the driver's freeze/restore (pm_test=devices runs
+# every device's suspend and resume callbacks without sleeping for real).
+# virtio_9p has no restore callback: the share would be dead after resume,
+# so the test continues from tmpfs, unbinds 9p first and rebinds it after.
+D=vsgla
+command -v segbuf >/dev/null || { skip suspend-resume "segbuf helper not built"; exit 0; }
+[ -w /sys/power/pm_test ] || { skip suspend-resume "no /sys/power/pm_test"; exit 0; }
+
+segbuf write /dev/$D 16 8 20480 || fail suspend-data-written "segbuf write failed"
+cp /mnt/host/lib/guest-lib.sh /tmp/guest-lib.sh
+cat >/tmp/resume.sh <<'R'
+. /tmp/guest-lib.sh
+REAL_OUT=$OUT
+OUT=/tmp/out
+mkdir -p $OUT
+D=vsgla
+ninep=$(ls -d /sys/bus/virtio/drivers/9pnet_virtio/virtio* | sed 's|.*/||')
+umount /mnt/hostroot || umount -l /mnt/hostroot
+umount /mnt/host || umount -l /mnt/host
+for v in $ninep; do echo $v > /sys/bus/virtio/drivers/9pnet_virtio/unbind; done
+m0=$(sgl_get $D requests_mapped)
+# I/O in flight when the freeze starts must be drained, not lost
+segbuf write /dev/$D 64 40 40960 &
+wpid=$!
+echo devices > /sys/power/pm_test
+if echo freeze > /sys/power/state 2>/tmp/suspend.err; then
+	pass suspend-resume
+else
+	fail suspend-resume "$(cat /tmp/suspend.err)"
+fi
+echo none > /sys/power/pm_test
+wait $wpid
+check suspend-inflight-writes-done [ $? -eq 0 ]
+check suspend-data-after-resume segbuf read /dev/$D 16 8 20480
+check suspend-inflight-data segbuf read /dev/$D 64 40 40960
+segbuf write /dev/$D 32 8 81920
+check suspend-new-io segbuf read /dev/$D 32 8 81920
+check_eq suspend-no-io-errors 0 "$(sgl_get $D io_errors)"
+check suspend-counters-moved [ "$(sgl_get $D requests_mapped)" -gt "$m0" ]
+dmesg | grep -q "PM: suspend exit" && pass suspend-exit-logged || fail suspend-exit-logged "no PM: suspend exit"
+if dmesg | grep -q -E 'WARNING:|BUG:|Oops|Call Trace'; then
+	fail suspend-kernel-clean "$(dmesg | grep -m1 -E 'WARNING:|BUG:|Oops|Call Trace')"
+else
+	pass suspend-kernel-clean
+fi
+dmesg | tail -30 >$OUT/dmesg-tail.txt
+for v in $ninep; do echo $v > /sys/bus/virtio/drivers/9pnet_virtio/bind; done
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 host /mnt/host
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,cache=loose,ro hostroot /mnt/hostroot
+cat $OUT/results >>$REAL_OUT/results
+cp $OUT/dmesg-tail.txt $REAL_OUT/
+R
+exec sh /tmp/resume.sh
