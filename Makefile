@@ -16,7 +16,7 @@ DRIVER_SRCS := $(wildcard driver/*.c driver/*.h) driver/Kbuild include/sgl_model
 GUEST_HELPERS := $(patsubst tests/vm/%.c,$(BUILD)/guest-bin/%,$(wildcard tests/vm/*.c))
 
 .PHONY: dkms-src all driver bpf sglstat guest-tools deps check check-unit check-bpf \
-	check-fuzz check-prom check-host check-install check-guest fuzz demo bench install uninstall clean
+	check-fuzz check-prom check-host check-install check-guest fuzz soak demo bench install uninstall clean
 
 all: driver bpf sglstat guest-tools
 
@@ -103,3 +103,7 @@ uninstall:
 # Benchmarks (not part of check): docs/BENCHMARKS.md, docs/bench/.
 bench: deps all
 	@$(TOP)/scripts/bench/run.sh
+
+# The long soak (SOAK_SECONDS, default 600) of tests/vm/cases/reliability-soak.sh.
+soak: deps all
+	@SOAK_SECONDS=$${SOAK_SECONDS:-600} $(TOP)/tests/vm/run-cases $(TOP)/tests/vm/cases/reliability-soak.sh

@@ -4,7 +4,6 @@
 # and runs the whole matrix under it. One line per run in $OUT/matrix.txt:
 #   rw bs iodepth numjobs config round iops
 set -u
-. /mnt/host/files/bench.env 2>/dev/null
 ROUNDS=${BENCH_ROUNDS:-3}
 RUNTIME=${BENCH_RUNTIME:-3}
 BSS=${BENCH_BS:-"512 4k 16k 64k 128k"}

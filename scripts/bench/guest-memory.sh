@@ -1,7 +1,6 @@
 # Memory saved, measured: MemFree before/after loading the driver (caches
 # dropped), in prealloc mode and in inline mode, ROUNDS times each,
 # against sglstat memory's model of the same disk.
-. /mnt/host/files/bench.env 2>/dev/null
 ROUNDS=${BENCH_ROUNDS:-3}
 free_kib() {
 	sync; echo 3 > /proc/sys/vm/drop_caches; sleep 1; echo 3 > /proc/sys/vm/drop_caches

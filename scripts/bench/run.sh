@@ -16,13 +16,11 @@ GR=$TOP/tests/vm/guest-run
 has() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 stamp() { echo "== $(date -u +%H:%M:%S) $*" >&2; }
 
-# The guest reads the bench scripts and knobs from its 9p share.
 guest() { # out-name script guest-run-args...
 	local name=$1 script=$2
 	shift 2
-	env | grep '^BENCH_' | sed 's/^/export /' > "$B/bench.env" || true
-	"$GR" --quiet "$@" --file "$B/bench.env" --file "$TOP/scripts/bench/host-cost.sh" \
-		--out "$B/$name" "$script"
+	# BENCH_* variables reach the guest through guest-run
+	"$GR" --quiet "$@" --file "$TOP/scripts/bench/host-cost.sh" --out "$B/$name" "$script"
 }
 
 if has host; then
