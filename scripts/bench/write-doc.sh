@@ -21,6 +21,8 @@ host kernel $(uname -r), guest kernel $(ls /boot/vmlinuz-6.1.* 2>/dev/null | sed
 qemu-system-x86_64 -accel tcg (software emulation: absolute guest IOPS are small and noisy;
 compare the ratios measured side by side, and mind the min..max spread, which is the noise seen).
 Configurations are interleaved (rotated order per round), medians are reported.
+Knobs of this run: $(env | grep -E '^(BENCH|HOST|USER)_' | sort | tr '\n' ' ' || true)(unset ones are at the
+defaults of scripts/bench/run.sh and the guest scripts).
 
 HDR
 part "Upstream fio matrix in the guest: prealloc vs inline 2 vs tuned" matrix.md \
