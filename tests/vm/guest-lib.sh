@@ -22,7 +22,9 @@ sgl_unload() { rmmod virtio_blk_sgl; }
 sgl_disks() { ls -d /sys/block/vsgl* 2>/dev/null | sed 's|.*/||'; }
 # sgl_get DISK FILE: a value from /sys/block/DISK/sgl/FILE
 sgl_get() { cat "/sys/block/$1/sgl/$2"; }
-# blk_ios DISK: reads+writes+discards+flushes completed (/sys/block/DISK/stat)
+# blk_ios DISK: reads+writes+discards+flushes completed (/sys/block/DISK/stat).
+# In 6.1 a flush from fsync is counted in both writes and flushes: use it
+# for workloads without fsync.
 blk_ios() { awk '{ print $1 + $5 + $12 + $16 }' "/sys/block/$1/stat"; }
 
 # hmp "COMMAND": run a QEMU monitor command on the host; prints its reply.
