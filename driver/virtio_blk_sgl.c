@@ -1,0 +1,1678 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * virtio_blk_sgl - a virtio block driver with a chained scatter-gather data
+ * path and instrumentation for measuring it.
+ *
+ * Written from the virtio 1.2 specification (section 5.2, block device) and
+ * the kernel's blk-mq / virtio / sg_pool APIs.  Each request PDU embeds a
+ * small inline scatterlist; requests with more segments than that take the
+ * rest from sg_pool with sg_alloc_table_chained(), as upstream virtio_blk
+ * does since v5.16 (commit 02746e26c39e).  The stable interfaces
+ * (tracepoints, module parameters, sysfs) are described in docs/ABI.md, the
+ * design in docs/DRIVER.md.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blk-mq.h>
+#include <linux/blk-mq-virtio.h>
+#include <linux/blkdev.h>
+#include <linux/hdreg.h>
+#include <linux/idr.h>
+#include <linux/interrupt.h>
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/overflow.h>
+#include <linux/percpu.h>
+#include <linux/random.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string_helpers.h>
+#include <linux/virtio.h>
+#include <linux/virtio_blk.h>
+#include <linux/virtio_config.h>
+#include <linux/virtio_ring.h>
+#include <linux/workqueue.h>
+
+#include "sgl_model.h"
+
+#define CREATE_TRACE_POINTS
+#include "virtio_blk_sgl_trace.h"
+
+#define VSGL_PART_BITS		4	/* 16 minors per disk (docs/ABI.md) */
+#define VSGL_MAX_DISKS		(1U << (MINORBITS - VSGL_PART_BITS))
+#define VSGL_INLINE_MAX		65535U	/* max_segments is an unsigned short */
+#define VSGL_MAX_DISCARD_SEGS	256U	/* cap on ranges per discard command */
+#define VSGL_STATUS_UNSET	0xffU	/* not a valid VIRTIO_BLK_S_* value */
+
+/* Upstream chained-SGL default; 0 where sg chaining is not available. */
+#ifdef CONFIG_ARCH_NO_SG_CHAIN
+#define VSGL_DEFAULT_INLINE	0
+#else
+#define VSGL_DEFAULT_INLINE	2
+#endif
+
+/* ---------------------------------------------------------------------- */
+/* Module parameters                                                       */
+
+static int vsgl_param_set_uint_max(const char *val,
+				   const struct kernel_param *kp,
+				   unsigned int max)
+{
+	unsigned int v;
+	int ret;
+
+	ret = kstrtouint(val, 0, &v);
+	if (ret || v > max) {
+		pr_err("%s=%s is invalid: expected an integer 0..%u\n",
+		       kp->name, val, max);
+		return -EINVAL;
+	}
+	*(unsigned int *)kp->arg = v;
+	return 0;
+}
+
+static int vsgl_set_inline(const char *val, const struct kernel_param *kp)
+{
+	return vsgl_param_set_uint_max(val, kp, VSGL_INLINE_MAX);
+}
+
+static int vsgl_set_nrq(const char *val, const struct kernel_param *kp)
+{
+	return vsgl_param_set_uint_max(val, kp, nr_cpu_ids);
+}
+
+static int vsgl_set_depth(const char *val, const struct kernel_param *kp)
+{
+	return vsgl_param_set_uint_max(val, kp, BLK_MQ_MAX_DEPTH);
+}
+
+static int vsgl_set_percent(const char *val, const struct kernel_param *kp)
+{
+	return vsgl_param_set_uint_max(val, kp, 100);
+}
+
+static const struct kernel_param_ops vsgl_inline_ops = {
+	.set = vsgl_set_inline,
+	.get = param_get_uint,
+};
+
+static const struct kernel_param_ops vsgl_nrq_ops = {
+	.set = vsgl_set_nrq,
+	.get = param_get_uint,
+};
+
+static const struct kernel_param_ops vsgl_depth_ops = {
+	.set = vsgl_set_depth,
+	.get = param_get_uint,
+};
+
+static const struct kernel_param_ops vsgl_percent_ops = {
+	.set = vsgl_set_percent,
+	.get = param_get_uint,
+};
+
+static unsigned int inline_sg_cnt = VSGL_DEFAULT_INLINE;
+module_param_cb(inline_sg_cnt, &vsgl_inline_ops, &inline_sg_cnt, 0444);
+MODULE_PARM_DESC(inline_sg_cnt,
+		 "Inline SG entries per request (default 2; 0 = always allocate; clamped to max segments)");
+
+static bool prealloc;
+module_param(prealloc, bool, 0444);
+MODULE_PARM_DESC(prealloc,
+		 "Preallocate max segments SG entries per request (pre-5.16 layout)");
+
+static unsigned int num_request_queues;
+module_param_cb(num_request_queues, &vsgl_nrq_ops, &num_request_queues, 0444);
+MODULE_PARM_DESC(num_request_queues,
+		 "Limit the number of request queues (0 = number of CPUs)");
+
+static unsigned int queue_depth;
+module_param_cb(queue_depth, &vsgl_depth_ops, &queue_depth, 0444);
+MODULE_PARM_DESC(queue_depth,
+		 "Tags per hardware queue (0 = derived from the virtqueue size)");
+
+static unsigned int fail_chain_every;
+module_param(fail_chain_every, uint, 0644);
+MODULE_PARM_DESC(fail_chain_every,
+		 "Failure injection: fail every Nth chained SG allocation (0 = off)");
+
+static unsigned int fail_chain_percent;
+module_param_cb(fail_chain_percent, &vsgl_percent_ops, &fail_chain_percent,
+		0644);
+MODULE_PARM_DESC(fail_chain_percent,
+		 "Failure injection: fail chained SG allocations with this probability (0..100)");
+
+/* ---------------------------------------------------------------------- */
+/* Data structures                                                         */
+
+static int vsgl_major;
+static DEFINE_IDA(vsgl_index_ida);
+static atomic_t vsgl_chain_attempts = ATOMIC_INIT(0);
+
+/* Hot-path counters; summed over CPUs when sysfs is read. */
+struct vsgl_pcpu_stats {
+	u64 mapped;
+	u64 chained;
+	u64 alloc_failures;
+	u64 alloc_injected;
+	u64 retries;
+	u64 completed;
+	u64 io_errors;
+};
+
+struct vsgl_vq {
+	struct virtqueue *vq;
+	/*
+	 * Serialises the virtqueue (virtio_ring has no locking of its own)
+	 * and @dead against submission.
+	 */
+	spinlock_t lock;
+	bool dead;
+	char name[16];
+} ____cacheline_aligned_in_smp;
+
+struct vsgl_dev {
+	struct virtio_device *vdev;
+	struct gendisk *disk;
+	struct blk_mq_tag_set tag_set;
+	u32 devt;		/* disk dev_t, for the tracepoints */
+	int index;
+
+	unsigned int num_vqs;
+	struct vsgl_vq *vqs;
+
+	unsigned int max_segments;
+	unsigned int inline_sg;	/* inline SG entries per PDU in force */
+	struct hd_geometry geo;
+
+	struct vsgl_pcpu_stats __percpu *stats;
+	atomic64_t chained_now;
+	atomic64_t chained_peak;
+
+	/* Capacity changes are handled in process context. */
+	struct work_struct config_work;
+	spinlock_t config_lock;	/* guards @removing against config IRQs */
+	bool removing;
+
+	/* Tear-down of a device that stopped working (see vsgl_kill()). */
+	struct work_struct kill_work;
+	struct mutex kill_lock;
+	bool killed;
+};
+
+/* Per-request driver data (the blk-mq PDU). */
+struct vsgl_req {
+	struct virtio_blk_outhdr out_hdr;
+	u8 status;		/* written by the device */
+	u8 map_failed:1;	/* last setup failed, request was requeued */
+	u8 chained:1;		/* sg_table came from sg_pool */
+	u8 aborted:1;		/* never completed by the device */
+	u16 nsegs;		/* segments the sg_table was sized for */
+	u32 chained_bytes;	/* sg_pool bytes held (sgl_model.h) */
+	u32 in_len;		/* bytes the device must write: data + status */
+	u32 used_len;		/* bytes the device said it wrote */
+	/* DISCARD / WRITE_ZEROES payload: @range1 or a kmalloc'ed array. */
+	struct virtio_blk_discard_write_zeroes *range;
+	struct virtio_blk_discard_write_zeroes range1;
+	struct sg_table sg_table;
+	struct scatterlist sg[];	/* inline_sg entries */
+};
+
+#define vsgl_count(vblk, field)	this_cpu_inc((vblk)->stats->field)
+
+/* ---------------------------------------------------------------------- */
+/* Request setup                                                           */
+
+/*
+ * Whether sg_alloc_table_chained() really allocates for @nsegs segments:
+ * with a usable inline chunk (>= 1 entry) nothing is allocated while the
+ * request fits in it; lib/sg_pool.c checks that before it discards a
+ * one-entry inline chunk.
+ */
+static bool vsgl_needs_alloc(unsigned int nsegs, unsigned int inline_cnt)
+{
+	return nsegs && (!inline_cnt || nsegs > inline_cnt);
+}
+
+/*
+ * Failure injection.  A request that already failed once is exempt so that
+ * every request makes progress whatever the knobs say (fail_chain_every=1
+ * or fail_chain_percent=100 would otherwise stall I/O forever); this also
+ * makes each injected failure cost exactly one retry.
+ */
+static bool vsgl_inject_failure(void)
+{
+	unsigned int every = READ_ONCE(fail_chain_every);
+	unsigned int pct = READ_ONCE(fail_chain_percent);
+
+	if (every &&
+	    (unsigned int)atomic_inc_return(&vsgl_chain_attempts) % every == 0)
+		return true;
+	return pct && get_random_u32_below(100) < pct;
+}
+
+static void vsgl_chained_add(struct vsgl_dev *vblk, u32 bytes)
+{
+	s64 now = atomic64_add_return(bytes, &vblk->chained_now);
+	s64 peak = atomic64_read(&vblk->chained_peak);
+
+	while (now > peak) {
+		if (atomic64_try_cmpxchg(&vblk->chained_peak, &peak, now))
+			break;
+	}
+}
+
+/* Release what vsgl_map_data() set up; safe to call when nothing was. */
+static void vsgl_unmap_data(struct vsgl_dev *vblk, struct vsgl_req *vbr)
+{
+	if (vbr->nsegs) {
+		sg_free_table_chained(&vbr->sg_table, vblk->inline_sg);
+		if (vbr->chained)
+			atomic64_sub(vbr->chained_bytes, &vblk->chained_now);
+	}
+	vbr->nsegs = 0;
+	vbr->chained = 0;
+	vbr->chained_bytes = 0;
+}
+
+/*
+ * Map the request's data.  Returns the number of mapped SG entries (0 for
+ * requests without data) or -ENOMEM when the chained table could not be
+ * allocated; the caller then asks blk-mq to retry.
+ */
+static int vsgl_map_data(struct vsgl_dev *vblk, struct blk_mq_hw_ctx *hctx,
+			 struct request *rq, struct vsgl_req *vbr)
+{
+	/*
+	 * Kept unsigned and separate from the signed result: upstream twice
+	 * compared an unsigned segment count "< 0" (0466a39bd0b6,
+	 * a26116c1e740).
+	 */
+	unsigned int nsegs = 0;
+	unsigned int inline_cnt = vblk->inline_sg;
+	bool tracing = trace_virtio_blk_sgl_setup_enabled();
+	bool retry = vbr->map_failed;
+	bool chained = false, injected = false;
+	u32 bytes = 0;
+	u64 t0 = 0;
+	int ret = 0;
+
+	if (tracing)
+		t0 = ktime_get_ns();
+
+	vbr->nsegs = 0;
+	vbr->chained = 0;
+	vbr->chained_bytes = 0;
+
+	/* Discard and write-zeroes carry a driver-built range, not data. */
+	if (req_op(rq) != REQ_OP_DISCARD && req_op(rq) != REQ_OP_WRITE_ZEROES)
+		nsegs = blk_rq_nr_phys_segments(rq);
+	if (!nsegs)
+		goto out;
+
+	chained = vsgl_needs_alloc(nsegs, inline_cnt);
+	if (chained && !retry && vsgl_inject_failure()) {
+		injected = true;
+		ret = -ENOMEM;
+	} else {
+		vbr->sg_table.sgl = inline_cnt ? vbr->sg : NULL;
+		ret = sg_alloc_table_chained(&vbr->sg_table, nsegs,
+					     vbr->sg_table.sgl, inline_cnt);
+	}
+	if (unlikely(ret)) {
+		vsgl_count(vblk, alloc_failures);
+		if (injected)
+			vsgl_count(vblk, alloc_injected);
+		trace_virtio_blk_sgl_alloc_fail(rq, vblk->devt,
+						hctx->queue_num, nsegs,
+						inline_cnt, ret, injected);
+		vbr->map_failed = 1;
+		chained = false;
+		ret = -ENOMEM;
+		goto out;
+	}
+
+	vbr->nsegs = nsegs;
+	if (chained) {
+		bytes = sgl_chained_bytes(nsegs, inline_cnt);
+		vbr->chained = 1;
+		vbr->chained_bytes = bytes;
+		vsgl_chained_add(vblk, bytes);
+	}
+	ret = blk_rq_map_sg(hctx->queue, rq, vbr->sg_table.sgl);
+	if (WARN_ON_ONCE(ret <= 0 || (unsigned int)ret > nsegs)) {
+		/* The block layer broke its own segment limit. */
+		vsgl_unmap_data(vblk, vbr);
+		ret = -EIO;
+		chained = false;
+		bytes = 0;
+		goto out;
+	}
+out:
+	if (ret >= 0 && retry) {
+		vbr->map_failed = 0;
+		vsgl_count(vblk, retries);
+	}
+	if (tracing)
+		trace_virtio_blk_sgl_setup(rq, vblk->devt, hctx->queue_num,
+					   nsegs, inline_cnt, chained, bytes,
+					   ret < 0 ? ret : 0, retry,
+					   ktime_get_ns() - t0);
+	return ret;
+}
+
+/* Build the DISCARD / WRITE_ZEROES range list (virtio 1.2, 5.2.6). */
+static blk_status_t vsgl_setup_ranges(struct request *rq, struct vsgl_req *vbr,
+				      bool unmap)
+{
+	unsigned short segs = blk_rq_nr_discard_segments(rq);
+	u32 flags = unmap ? VIRTIO_BLK_WRITE_ZEROES_FLAG_UNMAP : 0;
+	struct virtio_blk_discard_write_zeroes *range;
+	unsigned int n = 0;
+	struct bio *bio;
+
+	/*
+	 * A request that is one contiguous extent (including back-merged
+	 * bios) is sent as one range: per-bio ranges would exceed the
+	 * segment count the block layer promised.
+	 */
+	if (segs <= 1 || req_op(rq) == REQ_OP_WRITE_ZEROES) {
+		vbr->range1.sector = cpu_to_le64(blk_rq_pos(rq));
+		vbr->range1.num_sectors = cpu_to_le32(blk_rq_sectors(rq));
+		vbr->range1.flags = cpu_to_le32(flags);
+		vbr->range = &vbr->range1;
+		return BLK_STS_OK;
+	}
+
+	range = kmalloc_array(segs, sizeof(*range), GFP_ATOMIC);
+	if (!range)
+		return BLK_STS_RESOURCE;
+
+	__rq_for_each_bio(bio, rq) {
+		if (WARN_ON_ONCE(n >= segs)) {
+			kfree(range);
+			return BLK_STS_IOERR;
+		}
+		range[n].sector = cpu_to_le64(bio->bi_iter.bi_sector);
+		range[n].num_sectors = cpu_to_le32(bio_sectors(bio));
+		range[n].flags = cpu_to_le32(flags);
+		n++;
+	}
+	vbr->range = range;
+	vbr->range1.num_sectors = cpu_to_le32(n);	/* ranges in use */
+	return BLK_STS_OK;
+}
+
+static unsigned int vsgl_nr_ranges(struct vsgl_req *vbr)
+{
+	if (vbr->range == &vbr->range1)
+		return 1;
+	return le32_to_cpu(vbr->range1.num_sectors);
+}
+
+static void vsgl_free_ranges(struct vsgl_req *vbr)
+{
+	if (vbr->range && vbr->range != &vbr->range1)
+		kfree(vbr->range);
+	vbr->range = NULL;
+}
+
+static blk_status_t vsgl_setup_cmd(struct vsgl_dev *vblk, struct request *rq,
+				   struct vsgl_req *vbr)
+{
+	struct virtio_device *vdev = vblk->vdev;
+	u64 sector = 0;
+	u32 type;
+
+	vbr->range = NULL;
+	vbr->aborted = 0;
+	vbr->used_len = 0;
+	vbr->in_len = 1;	/* the status byte */
+
+	switch (req_op(rq)) {
+	case REQ_OP_READ:
+		type = VIRTIO_BLK_T_IN;
+		sector = blk_rq_pos(rq);
+		vbr->in_len += blk_rq_bytes(rq);
+		break;
+	case REQ_OP_WRITE:
+		type = VIRTIO_BLK_T_OUT;
+		sector = blk_rq_pos(rq);
+		break;
+	case REQ_OP_FLUSH:
+		type = VIRTIO_BLK_T_FLUSH;
+		break;
+	case REQ_OP_DISCARD:
+		type = VIRTIO_BLK_T_DISCARD;
+		break;
+	case REQ_OP_WRITE_ZEROES:
+		type = VIRTIO_BLK_T_WRITE_ZEROES;
+		break;
+	case REQ_OP_DRV_IN:
+		/* Only GET_ID is ever issued as a driver-private request. */
+		type = VIRTIO_BLK_T_GET_ID;
+		vbr->in_len += blk_rq_bytes(rq);
+		break;
+	default:
+		return BLK_STS_NOTSUPP;
+	}
+
+	vbr->out_hdr.type = cpu_to_virtio32(vdev, type);
+	vbr->out_hdr.ioprio = cpu_to_virtio32(vdev, req_get_ioprio(rq));
+	vbr->out_hdr.sector = cpu_to_virtio64(vdev, sector);
+	/* Lets a device that completes without writing it be detected. */
+	vbr->status = VSGL_STATUS_UNSET;
+
+	if (type == VIRTIO_BLK_T_DISCARD)
+		return vsgl_setup_ranges(rq, vbr, false);
+	if (type == VIRTIO_BLK_T_WRITE_ZEROES)
+		return vsgl_setup_ranges(rq, vbr,
+					 !(rq->cmd_flags & REQ_NOUNMAP));
+	return BLK_STS_OK;
+}
+
+/* Queue header, data or ranges, and status as one descriptor chain. */
+static int vsgl_add_req(struct virtqueue *vq, struct vsgl_req *vbr,
+			unsigned int nents, bool data_in)
+{
+	struct scatterlist hdr, status, ranges, *sgs[3];
+	unsigned int num_out = 0, num_in = 0;
+
+	sg_init_one(&hdr, &vbr->out_hdr, sizeof(vbr->out_hdr));
+	sgs[num_out++] = &hdr;
+
+	if (vbr->range) {
+		sg_init_one(&ranges, vbr->range,
+			    vsgl_nr_ranges(vbr) * sizeof(*vbr->range));
+		sgs[num_out++] = &ranges;
+	} else if (nents) {
+		if (data_in)
+			sgs[num_out + num_in++] = vbr->sg_table.sgl;
+		else
+			sgs[num_out++] = vbr->sg_table.sgl;
+	}
+
+	sg_init_one(&status, &vbr->status, sizeof(vbr->status));
+	sgs[num_out + num_in++] = &status;
+
+	return virtqueue_add_sgs(vq, sgs, num_out, num_in, vbr, GFP_ATOMIC);
+}
+
+static blk_status_t vsgl_queue_rq(struct blk_mq_hw_ctx *hctx,
+				  const struct blk_mq_queue_data *bd)
+{
+	struct vsgl_dev *vblk = hctx->queue->queuedata;
+	struct vsgl_vq *vq = &vblk->vqs[hctx->queue_num];
+	struct request *rq = bd->rq;
+	struct vsgl_req *vbr = blk_mq_rq_to_pdu(rq);
+	bool notify = false, internal, chained;
+	unsigned long flags;
+	blk_status_t sts;
+	int ret;
+
+	sts = vsgl_setup_cmd(vblk, rq, vbr);
+	if (unlikely(sts))
+		return sts;
+
+	ret = vsgl_map_data(vblk, hctx, rq, vbr);
+	if (unlikely(ret < 0)) {
+		vsgl_free_ranges(vbr);
+		/* Only an allocation failure is worth retrying. */
+		if (ret == -ENOMEM)
+			return BLK_STS_RESOURCE;
+		vbr->map_failed = 0;
+		return BLK_STS_IOERR;
+	}
+
+	blk_mq_start_request(rq);
+
+	/*
+	 * Once on the ring the request may complete, and even be reused, on
+	 * another CPU at any moment: read what the counters need now.
+	 */
+	internal = req_op(rq) == REQ_OP_DRV_IN;
+	chained = vbr->chained;
+
+	spin_lock_irqsave(&vq->lock, flags);
+	if (unlikely(vq->dead)) {
+		spin_unlock_irqrestore(&vq->lock, flags);
+		sts = BLK_STS_IOERR;
+		goto out_unmap;
+	}
+	ret = vsgl_add_req(vq->vq, vbr, ret, rq_data_dir(rq) == READ);
+	if (unlikely(ret)) {
+		/* Let the device drain what is queued, then try again. */
+		virtqueue_kick(vq->vq);
+		if (ret == -ENOSPC)
+			blk_mq_stop_hw_queue(hctx);
+		spin_unlock_irqrestore(&vq->lock, flags);
+		if (ret == -ENOSPC)
+			sts = BLK_STS_DEV_RESOURCE;
+		else if (ret == -ENOMEM)
+			sts = BLK_STS_RESOURCE;
+		else
+			sts = BLK_STS_IOERR;
+		goto out_unmap;
+	}
+	if (bd->last && virtqueue_kick_prepare(vq->vq))
+		notify = true;
+	spin_unlock_irqrestore(&vq->lock, flags);
+
+	if (notify)
+		virtqueue_notify(vq->vq);
+	if (!internal) {
+		vsgl_count(vblk, mapped);
+		if (chained)
+			vsgl_count(vblk, chained);
+	}
+	return BLK_STS_OK;
+
+out_unmap:
+	vsgl_unmap_data(vblk, vbr);
+	vsgl_free_ranges(vbr);
+	return sts;
+}
+
+static void vsgl_commit_rqs(struct blk_mq_hw_ctx *hctx)
+{
+	struct vsgl_dev *vblk = hctx->queue->queuedata;
+	struct vsgl_vq *vq = &vblk->vqs[hctx->queue_num];
+	unsigned long flags;
+	bool notify = false;
+
+	spin_lock_irqsave(&vq->lock, flags);
+	if (!vq->dead)
+		notify = virtqueue_kick_prepare(vq->vq);
+	spin_unlock_irqrestore(&vq->lock, flags);
+	if (notify)
+		virtqueue_notify(vq->vq);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Completion                                                              */
+
+static blk_status_t vsgl_result(struct vsgl_dev *vblk, struct request *rq,
+				struct vsgl_req *vbr, u8 vstatus)
+{
+	if (unlikely(vbr->aborted))
+		return BLK_STS_IOERR;
+	/*
+	 * The status byte is the last byte the device writes; a used length
+	 * that does not cover exactly the device-writable part means we
+	 * cannot trust it (virtio 1.2, 2.7.8.1: nothing beyond len).
+	 */
+	if (unlikely(vbr->used_len != vbr->in_len)) {
+		dev_err_ratelimited(&vblk->vdev->dev,
+				    "tag %d: used length %u, expected %u; failing request\n",
+				    rq->tag, vbr->used_len, vbr->in_len);
+		return BLK_STS_IOERR;
+	}
+	switch (vstatus) {
+	case VIRTIO_BLK_S_OK:
+		return BLK_STS_OK;
+	case VIRTIO_BLK_S_UNSUPP:
+		return BLK_STS_NOTSUPP;
+	case VIRTIO_BLK_S_IOERR:
+		return BLK_STS_IOERR;
+	default:
+		dev_err_ratelimited(&vblk->vdev->dev,
+				    "tag %d: invalid status %u from device\n",
+				    rq->tag, vstatus);
+		return BLK_STS_IOERR;
+	}
+}
+
+static void vsgl_complete_rq(struct request *rq)
+{
+	struct vsgl_dev *vblk = rq->q->queuedata;
+	struct vsgl_req *vbr = blk_mq_rq_to_pdu(rq);
+	u8 vstatus = READ_ONCE(vbr->status);
+	blk_status_t sts = vsgl_result(vblk, rq, vbr, vstatus);
+
+	trace_virtio_blk_sgl_complete(rq, vblk->devt, rq->mq_hctx->queue_num,
+				      vbr->nsegs, vbr->chained,
+				      vbr->chained_bytes, vstatus,
+				      (__force int)sts);
+	vsgl_unmap_data(vblk, vbr);
+	vsgl_free_ranges(vbr);
+	/* Like requests_mapped, the internal GET_ID is not counted. */
+	if (req_op(rq) != REQ_OP_DRV_IN) {
+		vsgl_count(vblk, completed);
+		if (sts)
+			vsgl_count(vblk, io_errors);
+	}
+	blk_mq_end_request(rq, sts);
+}
+
+/* Called with vq->lock held. */
+static bool vsgl_reap(struct vsgl_vq *vq)
+{
+	struct vsgl_req *vbr;
+	unsigned int len;
+	bool done = false;
+
+	/*
+	 * virtio_ring validates the descriptor id the device returns and
+	 * marks the queue broken (returning NULL) on garbage, so @vbr is
+	 * always one of ours.
+	 */
+	while ((vbr = virtqueue_get_buf(vq->vq, &len)) != NULL) {
+		vbr->used_len = len;
+		blk_mq_complete_request(blk_mq_rq_from_pdu(vbr));
+		done = true;
+	}
+	return done;
+}
+
+static void vsgl_done(struct virtqueue *vq)
+{
+	struct vsgl_dev *vblk = vq->vdev->priv;
+	struct vsgl_vq *q = &vblk->vqs[vq->index];
+	unsigned long flags;
+	bool done = false;
+
+	spin_lock_irqsave(&q->lock, flags);
+	do {
+		virtqueue_disable_cb(vq);
+		done |= vsgl_reap(q);
+		if (unlikely(virtqueue_is_broken(vq)))
+			break;
+	} while (!virtqueue_enable_cb(vq));
+	spin_unlock_irqrestore(&q->lock, flags);
+
+	/* Queues stopped on a full ring can go again. */
+	if (done)
+		blk_mq_start_stopped_hw_queues(vblk->disk->queue, true);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Dead devices, timeouts                                                  */
+
+/* A surprise-removed PCI function reads as all ones. */
+static bool vsgl_device_gone(struct vsgl_dev *vblk)
+{
+	return vblk->vdev->config->get_status(vblk->vdev) == 0xff;
+}
+
+/*
+ * Stop using a device and fail everything it still holds.  New requests
+ * fail in queue_rq from here on.  The device is reset first (unless it is
+ * physically gone) so that it can no longer DMA into buffers we are about
+ * to hand back to the block layer.  Idempotent.
+ */
+static void vsgl_kill(struct vsgl_dev *vblk, bool disk_live)
+{
+	unsigned int i, aborted = 0;
+	struct vsgl_req *vbr;
+	unsigned long flags;
+	bool removing;
+
+	mutex_lock(&vblk->kill_lock);
+	if (vblk->killed)
+		goto out;
+	WRITE_ONCE(vblk->killed, true);
+
+	for (i = 0; i < vblk->num_vqs; i++) {
+		spin_lock_irqsave(&vblk->vqs[i].lock, flags);
+		vblk->vqs[i].dead = true;
+		spin_unlock_irqrestore(&vblk->vqs[i].lock, flags);
+	}
+
+	if (!vsgl_device_gone(vblk))
+		virtio_reset_device(vblk->vdev);
+
+	for (i = 0; i < vblk->num_vqs; i++) {
+		struct vsgl_vq *vq = &vblk->vqs[i];
+
+		spin_lock_irqsave(&vq->lock, flags);
+		/* What the device finished before the reset is still valid. */
+		vsgl_reap(vq);
+		while ((vbr = virtqueue_detach_unused_buf(vq->vq)) != NULL) {
+			vbr->aborted = 1;
+			blk_mq_complete_request(blk_mq_rq_from_pdu(vbr));
+			aborted++;
+		}
+		spin_unlock_irqrestore(&vq->lock, flags);
+	}
+
+	spin_lock_irqsave(&vblk->config_lock, flags);
+	removing = vblk->removing;
+	spin_unlock_irqrestore(&vblk->config_lock, flags);
+	/* del_gendisk() does this itself during removal. */
+	if (!removing)
+		blk_mark_disk_dead(vblk->disk);
+
+	/*
+	 * Requests parked on stopped queues now fail in queue_rq.  Not once
+	 * del_gendisk() is done: nothing is parked and the run work must not
+	 * outlive the tag set.
+	 */
+	if (disk_live)
+		blk_mq_start_stopped_hw_queues(vblk->disk->queue, true);
+	if (aborted || !removing)
+		dev_warn(&vblk->vdev->dev,
+			 "device stopped, %u outstanding requests failed\n",
+			 aborted);
+out:
+	mutex_unlock(&vblk->kill_lock);
+}
+
+static void vsgl_kill_work(struct work_struct *work)
+{
+	vsgl_kill(container_of(work, struct vsgl_dev, kill_work), true);
+}
+
+/*
+ * virtio has no way to abort one request: completing it while the device
+ * may still write into its pages would corrupt memory.  So a timeout only
+ * reports, and keeps waiting, unless the device can no longer complete
+ * anything (a broken ring, or removal in progress), in which case the whole
+ * device is stopped and its requests failed.
+ */
+static enum blk_eh_timer_return vsgl_timeout(struct request *rq)
+{
+	struct vsgl_dev *vblk = rq->q->queuedata;
+	struct vsgl_vq *vq = &vblk->vqs[rq->mq_hctx->queue_num];
+	bool removing;
+
+	if (READ_ONCE(vblk->killed))
+		return BLK_EH_RESET_TIMER;	/* vsgl_kill() completes it */
+
+	removing = READ_ONCE(vblk->removing);
+	if (removing || virtqueue_is_broken(vq->vq)) {
+		dev_warn_ratelimited(&vblk->vdev->dev,
+				     "tag %d timed out on a %s device; stopping it\n",
+				     rq->tag, removing ? "departing" : "broken");
+		queue_work(system_long_wq, &vblk->kill_work);
+		return BLK_EH_RESET_TIMER;
+	}
+
+	dev_warn_ratelimited(&vblk->vdev->dev,
+			     "tag %d (op %u, sector %llu) timed out after %lus, still waiting\n",
+			     rq->tag, (__force u32)req_op(rq),
+			     (unsigned long long)blk_rq_pos(rq),
+			     (jiffies - rq->deadline + rq->timeout) / HZ);
+	return BLK_EH_RESET_TIMER;
+}
+
+static int vsgl_init_request(struct blk_mq_tag_set *set, struct request *rq,
+			     unsigned int hctx_idx, unsigned int numa_node)
+{
+	struct vsgl_req *vbr = blk_mq_rq_to_pdu(rq);
+
+	vbr->map_failed = 0;
+	vbr->nsegs = 0;
+	vbr->chained = 0;
+	vbr->range = NULL;
+	return 0;
+}
+
+static void vsgl_map_queues(struct blk_mq_tag_set *set)
+{
+	struct vsgl_dev *vblk = set->driver_data;
+
+	blk_mq_virtio_map_queues(&set->map[HCTX_TYPE_DEFAULT], vblk->vdev, 0);
+}
+
+static const struct blk_mq_ops vsgl_mq_ops = {
+	.queue_rq	= vsgl_queue_rq,
+	.commit_rqs	= vsgl_commit_rqs,
+	.complete	= vsgl_complete_rq,
+	.timeout	= vsgl_timeout,
+	.init_request	= vsgl_init_request,
+	.map_queues	= vsgl_map_queues,
+};
+
+/* ---------------------------------------------------------------------- */
+/* Block device operations and sysfs                                       */
+
+static int vsgl_getgeo(struct block_device *bdev, struct hd_geometry *geo)
+{
+	struct vsgl_dev *vblk = bdev->bd_disk->private_data;
+
+	*geo = vblk->geo;
+	if (!geo->cylinders)
+		geo->cylinders = min_t(sector_t,
+				       get_capacity(bdev->bd_disk) /
+				       (geo->heads * geo->sectors), 0xffff);
+	return 0;
+}
+
+static const struct block_device_operations vsgl_fops = {
+	.owner	= THIS_MODULE,
+	.getgeo	= vsgl_getgeo,
+};
+
+static struct vsgl_dev *dev_to_vsgl(struct device *dev)
+{
+	return dev_to_disk(dev)->private_data;
+}
+
+static ssize_t serial_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	struct gendisk *disk = dev_to_disk(dev);
+	struct request *rq;
+	blk_status_t sts;
+	char *id;
+	int err;
+
+	/* DMA-able and one byte longer, so that the ID is a C string. */
+	id = kzalloc(VIRTIO_BLK_ID_BYTES + 1, GFP_KERNEL);
+	if (!id)
+		return -ENOMEM;
+
+	rq = blk_mq_alloc_request(disk->queue, REQ_OP_DRV_IN, 0);
+	if (IS_ERR(rq)) {
+		err = PTR_ERR(rq);
+		goto out;
+	}
+	err = blk_rq_map_kern(disk->queue, rq, id, VIRTIO_BLK_ID_BYTES,
+			      GFP_KERNEL);
+	if (err)
+		goto out_put;
+	sts = blk_execute_rq(rq, false);
+	err = blk_status_to_errno(sts);
+out_put:
+	blk_mq_free_request(rq);
+	if (!err)
+		err = sysfs_emit(buf, "%s\n", id);
+out:
+	kfree(id);
+	return err;
+}
+static DEVICE_ATTR_RO(serial);
+
+static const char *const vsgl_cache_types[] = {
+	"write through", "write back"
+};
+
+static bool vsgl_get_wce(struct virtio_device *vdev)
+{
+	u8 wce;
+
+	if (virtio_cread_feature(vdev, VIRTIO_BLK_F_CONFIG_WCE,
+				 struct virtio_blk_config, wce, &wce))
+		/* FLUSH without CONFIG_WCE: the cache is write back. */
+		wce = virtio_has_feature(vdev, VIRTIO_BLK_F_FLUSH);
+	return wce;
+}
+
+static void vsgl_update_cache_mode(struct vsgl_dev *vblk)
+{
+	bool wce = virtio_has_feature(vblk->vdev, VIRTIO_BLK_F_FLUSH) &&
+		   vsgl_get_wce(vblk->vdev);
+
+	blk_queue_write_cache(vblk->disk->queue, wce, false);
+}
+
+static ssize_t cache_type_store(struct device *dev,
+				struct device_attribute *attr,
+				const char *buf, size_t count)
+{
+	struct vsgl_dev *vblk = dev_to_vsgl(dev);
+	int i;
+	u8 v;
+
+	if (READ_ONCE(vblk->killed))
+		return -ENODEV;
+	i = sysfs_match_string(vsgl_cache_types, buf);
+	if (i < 0)
+		return i;
+	v = i;
+	virtio_cwrite8(vblk->vdev, offsetof(struct virtio_blk_config, wce), v);
+	vsgl_update_cache_mode(vblk);
+	return count;
+}
+
+static ssize_t cache_type_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct vsgl_dev *vblk = dev_to_vsgl(dev);
+
+	return sysfs_emit(buf, "%s\n",
+			  vsgl_cache_types[vsgl_get_wce(vblk->vdev)]);
+}
+static DEVICE_ATTR_RW(cache_type);
+
+static struct attribute *vsgl_disk_attrs[] = {
+	&dev_attr_serial.attr,
+	&dev_attr_cache_type.attr,
+	NULL,
+};
+
+static umode_t vsgl_disk_attrs_visible(struct kobject *kobj,
+				       struct attribute *a, int n)
+{
+	struct vsgl_dev *vblk = dev_to_vsgl(kobj_to_dev(kobj));
+
+	/* cache_type is writable only when the device lets us change it. */
+	if (a == &dev_attr_cache_type.attr &&
+	    !virtio_has_feature(vblk->vdev, VIRTIO_BLK_F_CONFIG_WCE))
+		return 0444;
+	return a->mode;
+}
+
+static const struct attribute_group vsgl_disk_group = {
+	.attrs = vsgl_disk_attrs,
+	.is_visible = vsgl_disk_attrs_visible,
+};
+
+/* sgl/: the SG accounting of docs/ABI.md. */
+
+/*
+ * Every request the block layer allocated a PDU for: driver tags, the
+ * scheduler tags of an elevator (per hctx, sized when it was attached;
+ * nr_tags keeps the allocated count when nr_requests shrinks later) and
+ * the per-hctx flush request.  sysfs_lock keeps elevator switches and
+ * nr_requests updates away while we look.
+ */
+static u64 vsgl_nr_requests_total(struct vsgl_dev *vblk)
+{
+	struct request_queue *q = vblk->disk->queue;
+	struct blk_mq_hw_ctx *hctx;
+	unsigned long i;
+	u64 n = 0;
+
+	mutex_lock(&q->sysfs_lock);
+	queue_for_each_hw_ctx(q, hctx, i) {
+		n += hctx->tags ? hctx->tags->nr_tags : 0;
+		if (q->elevator && hctx->sched_tags)
+			n += hctx->sched_tags->nr_tags;
+		n += 1;		/* hctx->fq->flush_rq */
+	}
+	mutex_unlock(&q->sysfs_lock);
+	return n;
+}
+
+static u64 vsgl_sum(struct vsgl_dev *vblk, size_t off)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(*(u64 *)((char *)per_cpu_ptr(vblk->stats, cpu)
+					  + off));
+	return sum;
+}
+
+#define VSGL_STAT_ATTR(name, field)					\
+static ssize_t name##_show(struct device *dev,				\
+			   struct device_attribute *attr, char *buf)	\
+{									\
+	return sysfs_emit(buf, "%llu\n",				\
+			  vsgl_sum(dev_to_vsgl(dev),			\
+				   offsetof(struct vsgl_pcpu_stats, field))); \
+}									\
+static DEVICE_ATTR_RO(name)
+
+VSGL_STAT_ATTR(requests_mapped, mapped);
+VSGL_STAT_ATTR(requests_chained, chained);
+VSGL_STAT_ATTR(chain_alloc_failures, alloc_failures);
+VSGL_STAT_ATTR(chain_alloc_injected, alloc_injected);
+VSGL_STAT_ATTR(retries, retries);
+VSGL_STAT_ATTR(requests_completed, completed);
+VSGL_STAT_ATTR(io_errors, io_errors);
+
+#define VSGL_VAL_ATTR(name, expr)					\
+static ssize_t name##_show(struct device *dev,				\
+			   struct device_attribute *attr, char *buf)	\
+{									\
+	struct vsgl_dev *vblk = dev_to_vsgl(dev);			\
+									\
+	return sysfs_emit(buf, "%llu\n", (unsigned long long)(expr));	\
+}									\
+static DEVICE_ATTR_RO(name)
+
+VSGL_VAL_ATTR(inline_sg_cnt, vblk->inline_sg);
+VSGL_VAL_ATTR(max_segments, vblk->max_segments);
+VSGL_VAL_ATTR(nr_hw_queues, vblk->tag_set.nr_hw_queues);
+VSGL_VAL_ATTR(queue_depth, vblk->tag_set.queue_depth);
+VSGL_VAL_ATTR(nr_requests_total, vsgl_nr_requests_total(vblk));
+VSGL_VAL_ATTR(sg_prealloc_bytes, vsgl_nr_requests_total(vblk) *
+	      vblk->inline_sg * sizeof(struct scatterlist));
+VSGL_VAL_ATTR(sg_full_prealloc_bytes, vsgl_nr_requests_total(vblk) *
+	      vblk->max_segments * sizeof(struct scatterlist));
+VSGL_VAL_ATTR(chained_bytes_now, atomic64_read(&vblk->chained_now));
+
+static ssize_t chained_bytes_peak_show(struct device *dev,
+				       struct device_attribute *attr,
+				       char *buf)
+{
+	struct vsgl_dev *vblk = dev_to_vsgl(dev);
+
+	return sysfs_emit(buf, "%lld\n",
+			  (long long)atomic64_read(&vblk->chained_peak));
+}
+
+static ssize_t chained_bytes_peak_store(struct device *dev,
+					struct device_attribute *attr,
+					const char *buf, size_t count)
+{
+	struct vsgl_dev *vblk = dev_to_vsgl(dev);
+	u64 v;
+	int ret;
+
+	ret = kstrtou64(buf, 0, &v);
+	if (ret)
+		return ret;
+	if (v)
+		return -EINVAL;
+	/* The new peak starts from what is held right now. */
+	atomic64_set(&vblk->chained_peak, 0);
+	vsgl_chained_add(vblk, 0);
+	return count;
+}
+static DEVICE_ATTR_RW(chained_bytes_peak);
+
+static struct attribute *vsgl_sgl_attrs[] = {
+	&dev_attr_inline_sg_cnt.attr,
+	&dev_attr_max_segments.attr,
+	&dev_attr_nr_hw_queues.attr,
+	&dev_attr_queue_depth.attr,
+	&dev_attr_nr_requests_total.attr,
+	&dev_attr_sg_prealloc_bytes.attr,
+	&dev_attr_sg_full_prealloc_bytes.attr,
+	&dev_attr_requests_mapped.attr,
+	&dev_attr_requests_chained.attr,
+	&dev_attr_chain_alloc_failures.attr,
+	&dev_attr_chain_alloc_injected.attr,
+	&dev_attr_retries.attr,
+	&dev_attr_chained_bytes_now.attr,
+	&dev_attr_chained_bytes_peak.attr,
+	&dev_attr_requests_completed.attr,
+	&dev_attr_io_errors.attr,
+	NULL,
+};
+
+static const struct attribute_group vsgl_sgl_group = {
+	.name = "sgl",
+	.attrs = vsgl_sgl_attrs,
+};
+
+static const struct attribute_group *vsgl_attr_groups[] = {
+	&vsgl_disk_group,
+	&vsgl_sgl_group,
+	NULL,
+};
+
+/* ---------------------------------------------------------------------- */
+/* Device configuration                                                    */
+
+/*
+ * The capacity field is in 512-byte sectors whatever the block size.  A
+ * value whose byte size does not fit in loff_t cannot be represented by the
+ * block layer, so clamp it; and drop a trailing partial logical block.
+ */
+static sector_t vsgl_read_capacity(struct vsgl_dev *vblk)
+{
+	unsigned int lbs = queue_logical_block_size(vblk->disk->queue);
+	u64 max = MAX_LFS_FILESIZE >> SECTOR_SHIFT;
+	u64 cap;
+
+	virtio_cread(vblk->vdev, struct virtio_blk_config, capacity, &cap);
+	if (cap > max) {
+		dev_warn(&vblk->vdev->dev,
+			 "capacity %llu sectors is too large, using %llu\n",
+			 cap, max);
+		cap = max;
+	}
+	return round_down(cap, lbs >> SECTOR_SHIFT);
+}
+
+static void vsgl_update_capacity(struct vsgl_dev *vblk, bool resize)
+{
+	unsigned int lbs = queue_logical_block_size(vblk->disk->queue);
+	sector_t cap = vsgl_read_capacity(vblk);
+	char s10[10], s2[10];
+
+	string_get_size(cap, SECTOR_SIZE, STRING_UNITS_10, s10, sizeof(s10));
+	string_get_size(cap, SECTOR_SIZE, STRING_UNITS_2, s2, sizeof(s2));
+	dev_notice(&vblk->vdev->dev,
+		   "[%s] %s%llu %u-byte logical blocks (%s/%s)\n",
+		   vblk->disk->disk_name, resize ? "new size: " : "",
+		   (unsigned long long)cap / (lbs >> SECTOR_SHIFT), lbs, s10,
+		   s2);
+	if (resize)
+		set_capacity_and_notify(vblk->disk, cap);
+	else
+		set_capacity(vblk->disk, cap);
+}
+
+static void vsgl_config_work(struct work_struct *work)
+{
+	struct vsgl_dev *vblk = container_of(work, struct vsgl_dev,
+					     config_work);
+
+	if (!READ_ONCE(vblk->killed))
+		vsgl_update_capacity(vblk, true);
+}
+
+/* May run in interrupt context. */
+static void vsgl_config_changed(struct virtio_device *vdev)
+{
+	struct vsgl_dev *vblk = vdev->priv;
+	unsigned long flags;
+
+	spin_lock_irqsave(&vblk->config_lock, flags);
+	if (!vblk->removing)
+		queue_work(system_freezable_wq, &vblk->config_work);
+	spin_unlock_irqrestore(&vblk->config_lock, flags);
+}
+
+static unsigned int vsgl_num_queues(struct virtio_device *vdev)
+{
+	unsigned int limit = num_request_queues ?: nr_cpu_ids;
+	u16 n = 1;
+
+	if (!virtio_cread_feature(vdev, VIRTIO_BLK_F_MQ,
+				  struct virtio_blk_config, num_queues, &n) &&
+	    !n) {
+		/* requestq1 always exists (virtio 1.2, 5.2.2). */
+		dev_warn(&vdev->dev, "device reports 0 queues, using 1\n");
+		n = 1;
+	}
+	/* blk-mq would not use more hardware queues than CPUs anyway. */
+	return min3((unsigned int)n, limit, nr_cpu_ids);
+}
+
+static int vsgl_init_vqs(struct vsgl_dev *vblk)
+{
+	struct irq_affinity desc = { 0, };
+	unsigned int i, n = vblk->num_vqs;
+	vq_callback_t **callbacks;
+	struct virtqueue **vqs;
+	const char **names;
+	int err = -ENOMEM;
+
+	vqs = kcalloc(n, sizeof(*vqs), GFP_KERNEL);
+	callbacks = kcalloc(n, sizeof(*callbacks), GFP_KERNEL);
+	names = kcalloc(n, sizeof(*names), GFP_KERNEL);
+	if (!vqs || !callbacks || !names)
+		goto out;
+
+	for (i = 0; i < n; i++) {
+		callbacks[i] = vsgl_done;
+		snprintf(vblk->vqs[i].name, sizeof(vblk->vqs[i].name),
+			 "req.%u", i);
+		names[i] = vblk->vqs[i].name;
+	}
+
+	err = virtio_find_vqs(vblk->vdev, n, vqs, callbacks, names, &desc);
+	if (err)
+		goto out;
+
+	for (i = 0; i < n; i++) {
+		vblk->vqs[i].vq = vqs[i];
+		vblk->vqs[i].dead = false;
+	}
+out:
+	kfree(names);
+	kfree(callbacks);
+	kfree(vqs);
+	return err;
+}
+
+static unsigned int vsgl_min_ring(struct vsgl_dev *vblk)
+{
+	unsigned int i, n = UINT_MAX;
+
+	for (i = 0; i < vblk->num_vqs; i++)
+		n = min(n, virtqueue_get_vring_size(vblk->vqs[i].vq));
+	return n;
+}
+
+/*
+ * SEG_MAX validated: at least 1; at most ring size - 2, because a
+ * descriptor chain may not be longer than the queue (virtio 1.2, 2.7.5.3.1
+ * applies to indirect tables too) and header and status take two; and
+ * within what an sg_table and the block layer can describe.
+ */
+static unsigned int vsgl_max_segments(struct vsgl_dev *vblk)
+{
+	unsigned int ring = vsgl_min_ring(vblk);
+	unsigned int limit, segs = 0;
+
+	limit = min3(ring > 2 ? ring - 2 : 1U, (unsigned int)SG_MAX_SEGMENTS,
+		     VSGL_INLINE_MAX);
+	if (virtio_cread_feature(vblk->vdev, VIRTIO_BLK_F_SEG_MAX,
+				 struct virtio_blk_config, seg_max, &segs) ||
+	    !segs)
+		segs = 1;
+	if (segs > limit) {
+		dev_info(&vblk->vdev->dev,
+			 "seg_max %u exceeds what the queue allows, using %u\n",
+			 segs, limit);
+		segs = limit;
+	}
+	return segs;
+}
+
+static unsigned int vsgl_inline_count(struct vsgl_dev *vblk)
+{
+	unsigned int n = prealloc ? vblk->max_segments : inline_sg_cnt;
+
+#ifdef CONFIG_ARCH_NO_SG_CHAIN
+	/* An inline chunk that must chain needs sg chaining. */
+	if (n < vblk->max_segments)
+		n = 0;
+#endif
+	if (n > vblk->max_segments) {
+		dev_info(&vblk->vdev->dev,
+			 "inline_sg_cnt %u clamped to max segments %u\n",
+			 n, vblk->max_segments);
+		n = vblk->max_segments;
+	}
+	return n;
+}
+
+static unsigned int vsgl_queue_depth(struct vsgl_dev *vblk)
+{
+	unsigned int depth = queue_depth;
+
+	if (!depth) {
+		depth = vsgl_min_ring(vblk);
+		/* Without indirect descriptors each request needs >= 3. */
+		if (!virtio_has_feature(vblk->vdev, VIRTIO_RING_F_INDIRECT_DESC))
+			depth /= 2;
+	}
+	return clamp(depth, 1U, (unsigned int)BLK_MQ_MAX_DEPTH);
+}
+
+static int vsgl_set_limits(struct vsgl_dev *vblk)
+{
+	struct virtio_device *vdev = vblk->vdev;
+	struct request_queue *q = vblk->disk->queue;
+	unsigned int lbs = SECTOR_SIZE, v = 0;
+	size_t max_size;
+	u8 exp, align;
+	u16 min_io;
+	u32 opt_io;
+
+	blk_queue_max_segments(q, vblk->max_segments);
+	blk_queue_max_hw_sectors(q, UINT_MAX);
+
+	max_size = min_t(size_t, virtio_max_dma_size(vdev), UINT_MAX);
+	if (!virtio_cread_feature(vdev, VIRTIO_BLK_F_SIZE_MAX,
+				  struct virtio_blk_config, size_max, &v)) {
+		if (!v)
+			dev_info(&vdev->dev, "ignoring size_max 0\n");
+		else
+			max_size = min_t(size_t, max_size, v);
+	}
+	/* The block layer cannot split below a page. */
+	if (max_size < PAGE_SIZE) {
+		dev_info(&vdev->dev, "segment size limit %zu raised to %lu\n",
+			 max_size, PAGE_SIZE);
+		max_size = PAGE_SIZE;
+	}
+	blk_queue_max_segment_size(q, max_size);
+
+	if (!virtio_cread_feature(vdev, VIRTIO_BLK_F_BLK_SIZE,
+				  struct virtio_blk_config, blk_size, &v)) {
+		if (!is_power_of_2(v) || v < SECTOR_SIZE || v > PAGE_SIZE) {
+			dev_err(&vdev->dev,
+				"unsupported block size %u (needs a power of two in 512..%lu)\n",
+				v, PAGE_SIZE);
+			return -EINVAL;
+		}
+		lbs = v;
+	}
+	blk_queue_logical_block_size(q, lbs);
+
+	if (virtio_has_feature(vdev, VIRTIO_BLK_F_TOPOLOGY)) {
+		unsigned int bytes;
+
+		virtio_cread(vdev, struct virtio_blk_config,
+			     physical_block_exp, &exp);
+		if (exp < 16)	/* beyond 64 K-blocks: nonsense, ignore */
+			blk_queue_physical_block_size(q, lbs << exp);
+		else
+			dev_info(&vdev->dev, "ignoring physical_block_exp %u\n",
+				 exp);
+		virtio_cread(vdev, struct virtio_blk_config, alignment_offset,
+			     &align);
+		if (align)
+			blk_queue_alignment_offset(q, lbs * align);
+		virtio_cread(vdev, struct virtio_blk_config, min_io_size,
+			     &min_io);
+		if (min_io)
+			blk_queue_io_min(q, lbs * min_io);
+		virtio_cread(vdev, struct virtio_blk_config, opt_io_size,
+			     &opt_io);
+		if (opt_io && !check_mul_overflow(lbs, opt_io, &bytes))
+			blk_queue_io_opt(q, bytes);
+	}
+
+	if (virtio_has_feature(vdev, VIRTIO_BLK_F_DISCARD)) {
+		virtio_cread(vdev, struct virtio_blk_config,
+			     max_discard_sectors, &v);
+		blk_queue_max_discard_sectors(q, v ?: UINT_MAX);
+
+		virtio_cread(vdev, struct virtio_blk_config,
+			     discard_sector_alignment, &v);
+		if (v && v <= (UINT_MAX >> SECTOR_SHIFT) &&
+		    (v << SECTOR_SHIFT) >= lbs)
+			q->limits.discard_granularity = v << SECTOR_SHIFT;
+		else
+			q->limits.discard_granularity = lbs;
+
+		virtio_cread(vdev, struct virtio_blk_config, max_discard_seg,
+			     &v);
+		blk_queue_max_discard_segments(q,
+					       clamp(v, 1U,
+						     VSGL_MAX_DISCARD_SEGS));
+	}
+
+	if (virtio_has_feature(vdev, VIRTIO_BLK_F_WRITE_ZEROES)) {
+		virtio_cread(vdev, struct virtio_blk_config,
+			     max_write_zeroes_sectors, &v);
+		blk_queue_max_write_zeroes_sectors(q, v ?: UINT_MAX);
+	}
+
+	if (virtio_has_feature(vdev, VIRTIO_BLK_F_RO))
+		set_disk_ro(vblk->disk, true);
+
+	vsgl_update_cache_mode(vblk);
+	return 0;
+}
+
+static void vsgl_read_geometry(struct vsgl_dev *vblk)
+{
+	struct virtio_device *vdev = vblk->vdev;
+
+	/* Legacy defaults, as with most block drivers. */
+	vblk->geo.heads = 1 << 6;
+	vblk->geo.sectors = 1 << 5;
+	vblk->geo.cylinders = 0;	/* derived from the capacity */
+
+	if (virtio_has_feature(vdev, VIRTIO_BLK_F_GEOMETRY)) {
+		u16 cyl;
+		u8 heads, sectors;
+
+		virtio_cread(vdev, struct virtio_blk_config, geometry.cylinders,
+			     &cyl);
+		virtio_cread(vdev, struct virtio_blk_config, geometry.heads,
+			     &heads);
+		virtio_cread(vdev, struct virtio_blk_config, geometry.sectors,
+			     &sectors);
+		if (heads && sectors) {
+			vblk->geo.heads = heads;
+			vblk->geo.sectors = sectors;
+			vblk->geo.cylinders = cyl;
+		} else {
+			dev_info(&vdev->dev, "ignoring geometry %u/%u/%u\n",
+				 cyl, heads, sectors);
+		}
+	}
+}
+
+/* "vsgla".."vsglz", "vsglaa".., like sd's naming. */
+static void vsgl_disk_name(char *buf, size_t len, int index)
+{
+	char tmp[8];
+	int i = 0;
+
+	do {
+		tmp[i++] = 'a' + index % 26;
+		index = index / 26 - 1;
+	} while (index >= 0 && i < (int)sizeof(tmp));
+
+	len = scnprintf(buf, len, "vsgl");
+	while (i > 0)
+		buf[len++] = tmp[--i];
+	buf[len] = '\0';
+}
+
+static int vsgl_probe(struct virtio_device *vdev)
+{
+	struct vsgl_dev *vblk;
+	unsigned int i;
+	int err;
+
+	if (!vdev->config->get) {
+		dev_err(&vdev->dev, "config access is required\n");
+		return -EINVAL;
+	}
+
+	vblk = kzalloc(sizeof(*vblk), GFP_KERNEL);
+	if (!vblk)
+		return -ENOMEM;
+	vdev->priv = vblk;
+	vblk->vdev = vdev;
+	INIT_WORK(&vblk->config_work, vsgl_config_work);
+	INIT_WORK(&vblk->kill_work, vsgl_kill_work);
+	spin_lock_init(&vblk->config_lock);
+	mutex_init(&vblk->kill_lock);
+	atomic64_set(&vblk->chained_now, 0);
+	atomic64_set(&vblk->chained_peak, 0);
+
+	err = ida_alloc_range(&vsgl_index_ida, 0, VSGL_MAX_DISKS - 1,
+			      GFP_KERNEL);
+	if (err < 0)
+		goto out_free;
+	vblk->index = err;
+
+	err = -ENOMEM;
+	vblk->stats = alloc_percpu(struct vsgl_pcpu_stats);
+	if (!vblk->stats)
+		goto out_ida;
+
+	vblk->num_vqs = vsgl_num_queues(vdev);
+	vblk->vqs = kcalloc(vblk->num_vqs, sizeof(*vblk->vqs), GFP_KERNEL);
+	if (!vblk->vqs)
+		goto out_stats;
+	for (i = 0; i < vblk->num_vqs; i++)
+		spin_lock_init(&vblk->vqs[i].lock);
+
+	err = vsgl_init_vqs(vblk);
+	if (err)
+		goto out_vqs;
+
+	vblk->max_segments = vsgl_max_segments(vblk);
+	vblk->inline_sg = vsgl_inline_count(vblk);
+
+	vblk->tag_set.ops = &vsgl_mq_ops;
+	vblk->tag_set.nr_hw_queues = vblk->num_vqs;
+	vblk->tag_set.queue_depth = vsgl_queue_depth(vblk);
+	vblk->tag_set.numa_node = NUMA_NO_NODE;
+	vblk->tag_set.flags = BLK_MQ_F_SHOULD_MERGE;
+	vblk->tag_set.cmd_size = struct_size((struct vsgl_req *)NULL, sg,
+					     vblk->inline_sg);
+	vblk->tag_set.driver_data = vblk;
+	vblk->tag_set.nr_maps = 1;
+
+	err = blk_mq_alloc_tag_set(&vblk->tag_set);
+	if (err)
+		goto out_del_vqs;
+
+	vblk->disk = blk_mq_alloc_disk(&vblk->tag_set, vblk);
+	if (IS_ERR(vblk->disk)) {
+		err = PTR_ERR(vblk->disk);
+		goto out_tags;
+	}
+
+	vsgl_disk_name(vblk->disk->disk_name, DISK_NAME_LEN, vblk->index);
+	vblk->disk->major = vsgl_major;
+	vblk->disk->first_minor = vblk->index << VSGL_PART_BITS;
+	vblk->disk->minors = 1 << VSGL_PART_BITS;
+	vblk->disk->private_data = vblk;
+	vblk->disk->fops = &vsgl_fops;
+	vblk->devt = disk_devt(vblk->disk);
+
+	err = vsgl_set_limits(vblk);
+	if (err)
+		goto out_disk;
+	vsgl_read_geometry(vblk);
+	vsgl_update_capacity(vblk, false);
+
+	virtio_device_ready(vdev);
+
+	err = device_add_disk(&vdev->dev, vblk->disk, vsgl_attr_groups);
+	if (err)
+		goto out_reset;
+
+	dev_info(&vdev->dev,
+		 "%s: %u queues x %u tags, max %u segments, inline %u SG entries\n",
+		 vblk->disk->disk_name, vblk->tag_set.nr_hw_queues,
+		 vblk->tag_set.queue_depth, vblk->max_segments,
+		 vblk->inline_sg);
+	return 0;
+
+out_reset:
+	virtio_reset_device(vdev);
+out_disk:
+	put_disk(vblk->disk);
+out_tags:
+	blk_mq_free_tag_set(&vblk->tag_set);
+out_del_vqs:
+	vdev->config->del_vqs(vdev);
+out_vqs:
+	kfree(vblk->vqs);
+out_stats:
+	free_percpu(vblk->stats);
+out_ida:
+	ida_free(&vsgl_index_ida, vblk->index);
+out_free:
+	kfree(vblk);
+	vdev->priv = NULL;
+	return err;
+}
+
+static void vsgl_remove(struct virtio_device *vdev)
+{
+	struct vsgl_dev *vblk = vdev->priv;
+	unsigned long flags;
+
+	spin_lock_irqsave(&vblk->config_lock, flags);
+	WRITE_ONCE(vblk->removing, true);
+	spin_unlock_irqrestore(&vblk->config_lock, flags);
+	flush_work(&vblk->config_work);
+
+	/*
+	 * A device that is physically gone completes nothing: fail its I/O
+	 * now, or del_gendisk() would wait for it forever.  A device that is
+	 * still there (ACPI hot-unplug asks first) finishes what it has.
+	 */
+	if (vsgl_device_gone(vblk))
+		vsgl_kill(vblk, true);
+
+	del_gendisk(vblk->disk);
+	cancel_work_sync(&vblk->kill_work);
+	vsgl_kill(vblk, false);	/* resets the device; no I/O is left */
+	blk_mq_free_tag_set(&vblk->tag_set);
+	vdev->config->del_vqs(vdev);
+	put_disk(vblk->disk);
+
+	WARN_ON_ONCE(atomic64_read(&vblk->chained_now));
+	kfree(vblk->vqs);
+	free_percpu(vblk->stats);
+	ida_free(&vsgl_index_ida, vblk->index);
+	kfree(vblk);
+}
+
+#ifdef CONFIG_PM_SLEEP
+static int vsgl_freeze(struct virtio_device *vdev)
+{
+	struct vsgl_dev *vblk = vdev->priv;
+	struct request_queue *q = vblk->disk->queue;
+
+	/* Drain: once the device is reset nothing would complete them. */
+	blk_mq_freeze_queue(q);
+	blk_mq_quiesce_queue(q);
+	virtio_reset_device(vdev);
+	flush_work(&vblk->config_work);
+	vdev->config->del_vqs(vdev);
+	return 0;
+}
+
+static int vsgl_restore(struct virtio_device *vdev)
+{
+	struct vsgl_dev *vblk = vdev->priv;
+	struct request_queue *q = vblk->disk->queue;
+	unsigned int i;
+	int err;
+
+	/* Same queue count as at probe: the tag set is sized for it. */
+	err = vsgl_init_vqs(vblk);
+	if (err) {
+		dev_err(&vdev->dev, "restore failed (%d), disk is dead\n", err);
+		for (i = 0; i < vblk->num_vqs; i++)
+			vblk->vqs[i].dead = true;
+		WRITE_ONCE(vblk->killed, true);
+		blk_mark_disk_dead(vblk->disk);
+	} else {
+		virtio_device_ready(vdev);
+	}
+	blk_mq_unquiesce_queue(q);
+	blk_mq_unfreeze_queue(q);
+	return err;
+}
+#endif
+
+static const struct virtio_device_id vsgl_id_table[] = {
+	{ VIRTIO_ID_BLOCK, VIRTIO_DEV_ANY_ID },
+	{ 0 },
+};
+MODULE_DEVICE_TABLE(virtio, vsgl_id_table);
+
+/*
+ * Zoned, secure erase and poll queues are left out (docs/DRIVER.md), so
+ * their feature bits are not offered.
+ */
+static const unsigned int vsgl_features[] = {
+	VIRTIO_BLK_F_SEG_MAX, VIRTIO_BLK_F_SIZE_MAX, VIRTIO_BLK_F_GEOMETRY,
+	VIRTIO_BLK_F_RO, VIRTIO_BLK_F_BLK_SIZE, VIRTIO_BLK_F_FLUSH,
+	VIRTIO_BLK_F_TOPOLOGY, VIRTIO_BLK_F_CONFIG_WCE, VIRTIO_BLK_F_MQ,
+	VIRTIO_BLK_F_DISCARD, VIRTIO_BLK_F_WRITE_ZEROES,
+};
+
+static struct virtio_driver vsgl_driver = {
+	.feature_table			= vsgl_features,
+	.feature_table_size		= ARRAY_SIZE(vsgl_features),
+	.feature_table_legacy		= vsgl_features,
+	.feature_table_size_legacy	= ARRAY_SIZE(vsgl_features),
+	.driver.name			= KBUILD_MODNAME,
+	.driver.owner			= THIS_MODULE,
+	.id_table			= vsgl_id_table,
+	.probe				= vsgl_probe,
+	.remove				= vsgl_remove,
+	.config_changed			= vsgl_config_changed,
+#ifdef CONFIG_PM_SLEEP
+	.freeze				= vsgl_freeze,
+	.restore			= vsgl_restore,
+#endif
+};
+
+static int __init vsgl_init(void)
+{
+	int err;
+
+	vsgl_major = register_blkdev(0, KBUILD_MODNAME);
+	if (vsgl_major < 0)
+		return vsgl_major;
+
+	err = register_virtio_driver(&vsgl_driver);
+	if (err) {
+		unregister_blkdev(vsgl_major, KBUILD_MODNAME);
+		return err;
+	}
+	return 0;
+}
+
+static void __exit vsgl_exit(void)
+{
+	unregister_virtio_driver(&vsgl_driver);
+	unregister_blkdev(vsgl_major, KBUILD_MODNAME);
+	ida_destroy(&vsgl_index_ida);
+}
+
+module_init(vsgl_init);
+module_exit(vsgl_exit);
+
+MODULE_DESCRIPTION("virtio block driver with chained SG lists and SG accounting");
+MODULE_LICENSE("GPL");
