@@ -228,17 +228,6 @@ struct vsgl_req {
 /* Request setup                                                           */
 
 /*
- * Whether sg_alloc_table_chained() really allocates for @nsegs segments:
- * with a usable inline chunk (>= 1 entry) nothing is allocated while the
- * request fits in it; lib/sg_pool.c checks that before it discards a
- * one-entry inline chunk.
- */
-static bool vsgl_needs_alloc(unsigned int nsegs, unsigned int inline_cnt)
-{
-	return nsegs && (!inline_cnt || nsegs > inline_cnt);
-}
-
-/*
  * Failure injection.  A request that already failed once is exempt so that
  * every request makes progress whatever the knobs say (fail_chain_every=1
  * or fail_chain_percent=100 would otherwise stall I/O forever); this also
@@ -314,7 +303,7 @@ static int vsgl_map_data(struct vsgl_dev *vblk, struct blk_mq_hw_ctx *hctx,
 	if (!nsegs)
 		goto out;
 
-	chained = vsgl_needs_alloc(nsegs, inline_cnt);
+	chained = sgl_is_chained(nsegs, inline_cnt);
 	if (chained && !retry && vsgl_inject_failure()) {
 		injected = true;
 		ret = -ENOMEM;
@@ -989,6 +978,93 @@ static u64 vsgl_nr_requests_total(struct vsgl_dev *vblk)
 	return n;
 }
 
+/*
+ * What the block layer really allocates for this disk's requests, modelled
+ * on 6.1's block/blk-mq.c (docs/DRIVER.md, "pdu_alloc_bytes").
+ *
+ * blk_mq_alloc_rqs() packs @depth requests of
+ * rq_size = round_up(sizeof(struct request) + cmd_size, cache_line_size())
+ * into page blocks: each block is of order 4 (64 KiB) unless the bytes
+ * still to place are less than the next order down, in which case the
+ * order drops until they are not; a request never straddles two blocks.
+ * Allocation failures (which make blk-mq retry at lower orders) are not
+ * modelled.  Returns 0 when not even one request fits an order-4 block
+ * (blk-mq then fails the allocation).
+ */
+#define VSGL_RQS_MAX_ORDER	4	/* max_order in blk_mq_alloc_rqs() */
+
+static size_t vsgl_rq_size(unsigned int cmd_size)
+{
+	return round_up(sizeof(struct request) + cmd_size, cache_line_size());
+}
+
+static u64 vsgl_rqs_bytes(size_t rq_size, unsigned int depth)
+{
+	u64 left = (u64)rq_size * depth, bytes = 0;
+	unsigned int done = 0;
+
+	while (done < depth) {
+		unsigned int order = VSGL_RQS_MAX_ORDER;
+		size_t block;
+		unsigned int n;
+
+		while (order && left < ((u64)PAGE_SIZE << (order - 1)))
+			order--;
+		block = PAGE_SIZE << order;
+		if (block < rq_size)
+			return 0;
+		n = min_t(size_t, block / rq_size, depth - done);
+		bytes += block;
+		left -= (u64)n * rq_size;
+		done += n;
+	}
+	return bytes;
+}
+
+/*
+ * blk_alloc_flush_queue() kzalloc()s the flush request with the same
+ * cache-line-rounded size; kmalloc rounds it to its size class (a
+ * power-of-two number of pages above KMALLOC_MAX_CACHE_SIZE).
+ */
+static u64 vsgl_flush_rq_bytes(size_t rq_size)
+{
+	return kmalloc_size_roundup(rq_size);
+}
+
+/*
+ * Bytes of request memory blk-mq holds for this disk if its PDU were
+ * @cmd_size bytes: driver tags of every hctx, the scheduler tags of an
+ * attached elevator (nr_tags = the depth they were allocated with) and the
+ * per-hctx flush request.  Same locking as vsgl_nr_requests_total().
+ */
+static u64 vsgl_pdu_alloc_bytes(struct vsgl_dev *vblk, unsigned int cmd_size)
+{
+	struct request_queue *q = vblk->disk->queue;
+	size_t rq_size = vsgl_rq_size(cmd_size);
+	struct blk_mq_hw_ctx *hctx;
+	unsigned long i;
+	u64 n = 0;
+
+	if (rq_size > PAGE_SIZE << VSGL_RQS_MAX_ORDER)
+		return 0;
+	mutex_lock(&q->sysfs_lock);
+	queue_for_each_hw_ctx(q, hctx, i) {
+		if (hctx->tags)
+			n += vsgl_rqs_bytes(rq_size, hctx->tags->nr_tags);
+		if (q->elevator && hctx->sched_tags)
+			n += vsgl_rqs_bytes(rq_size, hctx->sched_tags->nr_tags);
+		n += vsgl_flush_rq_bytes(rq_size);
+	}
+	mutex_unlock(&q->sysfs_lock);
+	return n;
+}
+
+/* The PDU of the prealloc layout: max_segments inline entries. */
+static unsigned int vsgl_prealloc_cmd_size(struct vsgl_dev *vblk)
+{
+	return struct_size((struct vsgl_req *)NULL, sg, vblk->max_segments);
+}
+
 static u64 vsgl_sum(struct vsgl_dev *vblk, size_t off)
 {
 	u64 sum = 0;
@@ -1038,6 +1114,10 @@ VSGL_VAL_ATTR(sg_prealloc_bytes, vsgl_nr_requests_total(vblk) *
 VSGL_VAL_ATTR(sg_full_prealloc_bytes, vsgl_nr_requests_total(vblk) *
 	      vblk->max_segments * sizeof(struct scatterlist));
 VSGL_VAL_ATTR(chained_bytes_now, atomic64_read(&vblk->chained_now));
+VSGL_VAL_ATTR(pdu_alloc_bytes,
+	      vsgl_pdu_alloc_bytes(vblk, vblk->tag_set.cmd_size));
+VSGL_VAL_ATTR(pdu_alloc_bytes_prealloc,
+	      vsgl_pdu_alloc_bytes(vblk, vsgl_prealloc_cmd_size(vblk)));
 
 static ssize_t chained_bytes_peak_show(struct device *dev,
 				       struct device_attribute *attr,
@@ -1086,6 +1166,8 @@ static struct attribute *vsgl_sgl_attrs[] = {
 	&dev_attr_chained_bytes_peak.attr,
 	&dev_attr_requests_completed.attr,
 	&dev_attr_io_errors.attr,
+	&dev_attr_pdu_alloc_bytes.attr,
+	&dev_attr_pdu_alloc_bytes_prealloc.attr,
 	NULL,
 };
 
