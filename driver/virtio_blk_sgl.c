@@ -1337,6 +1337,7 @@ static unsigned int vsgl_max_segments(struct vsgl_dev *vblk)
 static unsigned int vsgl_inline_count(struct vsgl_dev *vblk)
 {
 	unsigned int n = prealloc ? vblk->max_segments : inline_sg_cnt;
+	unsigned int max_fit;
 
 #ifdef CONFIG_ARCH_NO_SG_CHAIN
 	/* An inline chunk that must chain needs sg chaining. */
@@ -1348,6 +1349,20 @@ static unsigned int vsgl_inline_count(struct vsgl_dev *vblk)
 			 "inline_sg_cnt %u clamped to max segments %u\n",
 			 n, vblk->max_segments);
 		n = vblk->max_segments;
+	}
+	/*
+	 * blk_mq_alloc_rqs() cannot place a request bigger than its largest
+	 * page block, so a huge seg_max in prealloc mode would fail the probe:
+	 * cap the inline array so that struct request + PDU fit one block.
+	 */
+	max_fit = ((PAGE_SIZE << VSGL_RQS_MAX_ORDER) - cache_line_size() -
+		   sizeof(struct request) - sizeof(struct vsgl_req)) /
+		  sizeof(struct scatterlist);
+	if (n > max_fit) {
+		dev_info(&vblk->vdev->dev,
+			 "inline_sg_cnt %u clamped to %u: a request must fit a %lu KiB block\n",
+			 n, max_fit, (PAGE_SIZE << VSGL_RQS_MAX_ORDER) >> 10);
+		n = max_fit;
 	}
 	return n;
 }

@@ -86,6 +86,68 @@ static void range_slots_are_bounds(void **state)
 	assert_int_equal(sgl_tune_pick(&in, 0.0), 256);
 }
 
+/* Values never exceed max_segments: at n = max nothing chains (the lead's
+ * version counted the (128, 256] slot as chaining at n = 254). */
+static void max_segments_caps_range_slots(void **state)
+{
+	struct sgl_tune_input in = { .duration_s = 1, .max_segments = 254,
+				     .nr_requests_total = 10 };
+	struct sgl_tune_row r;
+
+	(void)state;
+	in.seg[1] = 90;
+	in.seg[129] = 10;
+	sgl_tune_eval(&in, 254, &r);
+	assert_int_equal(r.chained, 0);
+	assert_true(r.exact);
+	assert_int_equal(sgl_tune_pick(&in, 0.0), 254);
+	sgl_tune_eval(&in, 300, &r);	/* clamped like the driver does */
+	assert_int_equal(r.n, 254);
+	/* open top slot: values up to max, not only its nominal bound */
+	in.max_segments = 200000;
+	memset(in.seg, 0, sizeof(in.seg));
+	in.seg[SGL_SEG_SLOTS - 1] = 5;
+	sgl_tune_eval(&in, 131072, &r);
+	assert_int_equal(r.chained, 5);
+	sgl_tune_eval(&in, 200000, &r);
+	assert_int_equal(r.chained, 0);
+}
+
+static void huge_max_terminates(void **state)
+{
+	struct sgl_tune_input in = { .duration_s = 1, .max_segments = 0xffffffffu };
+	struct sgl_tune_row rows[SGL_TUNE_MAX_ROWS];
+	int nr, i;
+
+	(void)state;
+	in.seg[3] = 1;
+	nr = sgl_tune_table(&in, rows, SGL_TUNE_MAX_ROWS);
+	assert_int_equal(nr, SGL_TUNE_MAX_ROWS);
+	assert_int_equal(rows[nr - 1].n, 0xffffffffu);
+	for (i = 1; i < nr; i++)
+		assert_true(rows[i].n > rows[i - 1].n);
+}
+
+static void coarse_ranges(void **state)
+{
+	struct sgl_tune_input in = { .duration_s = 1, .max_segments = 254 };
+	struct sgl_tune_row r;
+
+	(void)state;
+	in.seg[1] = 50;
+	in.range[0] = (struct sgl_tune_range){ 8, 12, 50 };
+	in.nr_ranges = 1;
+	sgl_tune_eval(&in, 8, &r);
+	assert_int_equal(r.chained, 50);
+	assert_true(r.exact);
+	sgl_tune_eval(&in, 10, &r);
+	assert_int_equal(r.chained, 50);
+	assert_false(r.exact);
+	sgl_tune_eval(&in, 12, &r);
+	assert_int_equal(r.chained, 0);
+	assert_int_equal(sgl_tune_pick(&in, 0.1), 12);
+}
+
 static void table_candidates(void **state)
 {
 	struct sgl_tune_input in = mix();
@@ -125,6 +187,9 @@ int main(void)
 		cmocka_unit_test(pick_is_smallest_meeting_target),
 		cmocka_unit_test(range_slots_are_bounds),
 		cmocka_unit_test(table_candidates),
+		cmocka_unit_test(max_segments_caps_range_slots),
+		cmocka_unit_test(huge_max_terminates),
+		cmocka_unit_test(coarse_ranges),
 		cmocka_unit_test(empty_histogram_keeps_default),
 	};
 

@@ -17,6 +17,8 @@ static const char doc[] =
 "\n"
 "USAGE: sglstat [OPTION...] [interval [count]]\n"
 "       sglstat memory [-d DISK] [-j] [--stock-inline N]\n"
+"       sglstat tune [-d DISK] [--duration S] [--target-chain-rate X] [--from FILE]\n"
+"                    [--from-prom FILE...] [--from-prom-query FILE] [--apply] [--root DIR] [-j]\n"
 "\n"
 "EXAMPLES:\n"
 "    sglstat              # summary at Ctrl-C\n"
@@ -24,7 +26,8 @@ static const char doc[] =
 "    sglstat -D -T 5      # per disk, with timestamps, every 5 s\n"
 "    sglstat -d vda -j 1  # one JSON object per second for vda\n"
 "    sglstat --mode stock # trace the in-tree virtio_blk driver\n"
-"    sglstat memory       # SG memory footprint per disk";
+"    sglstat memory       # SG memory footprint per disk\n"
+"    sglstat tune --apply # measure 10 s, recommend inline_sg_cnt, write modprobe.d";
 
 enum {
 	OPT_CUMULATIVE = 0x100,
@@ -33,6 +36,13 @@ enum {
 	OPT_STOCK_INLINE,
 	OPT_RAW_TP,
 	OPT_PROM_FILE,
+	OPT_DURATION,
+	OPT_TARGET,
+	OPT_FROM,
+	OPT_APPLY,
+	OPT_ROOT,
+	OPT_FROM_PROM,
+	OPT_FROM_PROM_QUERY,
 };
 
 static const struct argp_option opts[] = {
@@ -47,6 +57,13 @@ static const struct argp_option opts[] = {
 	{ "stock-inline", OPT_STOCK_INLINE, "N", 0, "Inline SG count assumed for the in-tree driver (default 2)", 0 },
 	{ "raw-tp", OPT_RAW_TP, NULL, 0, "Stock mode: use raw_tp programs even if tp_btf works", 0 },
 	{ "prom-file", OPT_PROM_FILE, "PATH", 0, "Rewrite a node_exporter textfile at PATH every interval", 0 },
+	{ "duration", OPT_DURATION, "S", 0, "tune: seconds to measure (default 10)", 0 },
+	{ "target-chain-rate", OPT_TARGET, "X", 0, "tune: max predicted chained fraction, 0..1 (default 0.01)", 0 },
+	{ "from", OPT_FROM, "FILE", 0, "tune: use a saved sglstat -j capture instead of measuring", 0 },
+	{ "from-prom", OPT_FROM_PROM, "FILE", 0, "tune: Prometheus textfile(s) written by --prom-file (more FILEs may follow)", 0 },
+	{ "from-prom-query", OPT_FROM_PROM_QUERY, "FILE", 0, "tune: a Prometheus HTTP API query result (JSON)", 0 },
+	{ "apply", OPT_APPLY, NULL, 0, "tune: write ROOT/etc/modprobe.d/virtio_blk_sgl.conf", 0 },
+	{ "root", OPT_ROOT, "DIR", 0, "tune --apply: root directory (default /)", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
 	{},
 };
@@ -150,6 +167,51 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		}
 		env->prom_file = arg;
 		break;
+	case OPT_DURATION: {
+		char *end;
+
+		errno = 0;
+		env->tune_duration = strtod(arg, &end);
+		if (!*arg || *end || errno || !(env->tune_duration > 0) || env->tune_duration > 86400) {
+			fprintf(stderr, "sglstat: invalid --duration '%s': seconds, 0 < S <= 86400\n", arg);
+			return EINVAL;
+		}
+		break;
+	}
+	case OPT_TARGET: {
+		char *end;
+
+		errno = 0;
+		env->tune_target = strtod(arg, &end);
+		if (!*arg || *end || errno || !(env->tune_target >= 0) || env->tune_target > 1) {
+			fprintf(stderr, "sglstat: invalid --target-chain-rate '%s': a fraction 0..1, e.g. 0.05\n", arg);
+			return EINVAL;
+		}
+		break;
+	}
+	case OPT_FROM:
+		env->tune_from = arg;
+		break;
+	case OPT_FROM_PROM:
+		if (env->nr_prom_in >= (int)(sizeof(env->prom_in) / sizeof(env->prom_in[0]))) {
+			fprintf(stderr, "sglstat: too many --from-prom files (at most 64)\n");
+			return EINVAL;
+		}
+		env->prom_in[env->nr_prom_in++] = arg;
+		break;
+	case OPT_FROM_PROM_QUERY:
+		env->prom_query = arg;
+		break;
+	case OPT_APPLY:
+		env->tune_apply = true;
+		break;
+	case OPT_ROOT:
+		if (!*arg) {
+			fprintf(stderr, "sglstat: empty --root\n");
+			return EINVAL;
+		}
+		env->tune_root = arg;
+		break;
 	case OPT_RAW_TP:
 		env->force_raw_tp = true;
 		break;
@@ -164,9 +226,22 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		}
 		break;
 	case ARGP_KEY_ARG:
-		if (ps->npos == 0 && !strcmp(arg, "memory") && !env->memory) {
+		if (ps->npos == 0 && !strcmp(arg, "memory") && !env->memory && !env->tune) {
 			env->memory = true;
 			break;
+		}
+		if (ps->npos == 0 && !strcmp(arg, "tune") && !env->memory && !env->tune) {
+			env->tune = true;
+			break;
+		}
+		if (env->tune) {
+			/* more Prometheus textfiles after --from-prom FILE */
+			if (env->nr_prom_in && env->nr_prom_in < 64) {
+				env->prom_in[env->nr_prom_in++] = arg;
+				break;
+			}
+			fprintf(stderr, "sglstat: unexpected argument '%s': `sglstat tune` takes options only (see --help)\n", arg);
+			return EINVAL;
 		}
 		if (env->memory) {
 			fprintf(stderr, "sglstat: unexpected argument '%s': `sglstat memory` takes no interval\n", arg);
@@ -214,7 +289,8 @@ int sgl_parse_args(int argc, char **argv, struct sgl_env *env, unsigned int argp
 
 		/* the value of an option that takes one is that option's business */
 		if (i > 1 && (!strcmp(prev, "-d") || !strcmp(prev, "--disk") || !strcmp(prev, "--mode") ||
-			      !strcmp(prev, "--btf") || !strcmp(prev, "--stock-inline")))
+			      !strcmp(prev, "--btf") || !strcmp(prev, "--stock-inline") ||
+			      !strcmp(prev, "--duration") || !strcmp(prev, "--target-chain-rate")))
 			continue;
 		if (a[0] == '-' && a[1] >= '0' && a[1] <= '9') {
 			fprintf(stderr, "sglstat: invalid interval or count '%s': must be a positive integer\n", a);
@@ -223,12 +299,27 @@ int sgl_parse_args(int argc, char **argv, struct sgl_env *env, unsigned int argp
 	}
 	env->mode = SGL_MODE_AUTO;
 	env->stock_inline = 2;
+	env->tune_duration = 10;
+	env->tune_target = 0.01;
 	err = argp_parse(&argp, argc, argv, argp_flags, NULL, &ps);
 	if (err)
 		return err;
 	if (env->prom_file && !env->interval) {
 		fprintf(stderr, "sglstat: --prom-file needs an interval: e.g. sglstat --prom-file %s 15\n",
 			env->prom_file);
+		return EINVAL;
+	}
+	if (!env->tune && (env->tune_from || env->tune_apply || env->tune_root || env->nr_prom_in ||
+			   env->prom_query)) {
+		fprintf(stderr, "sglstat: --from, --from-prom, --from-prom-query, --apply and --root belong to `sglstat tune`\n");
+		return EINVAL;
+	}
+	if (env->tune && (env->interval || env->cumulative || env->timestamp || env->prom_file)) {
+		fprintf(stderr, "sglstat: `sglstat tune` takes no interval, --cumulative, -T or --prom-file\n");
+		return EINVAL;
+	}
+	if (env->tune && env->tune_from && (env->nr_prom_in || env->prom_query)) {
+		fprintf(stderr, "sglstat: tune: use either --from or --from-prom/--from-prom-query\n");
 		return EINVAL;
 	}
 	if (env->memory && (env->interval || env->cumulative || env->timestamp)) {

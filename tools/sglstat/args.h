@@ -25,6 +25,16 @@ struct sgl_env {
 	long interval;		/* seconds; 0 = single report at exit */
 	long count;		/* reports; 0 = unlimited */
 	const char *prom_file;	/* --prom-file: node_exporter textfile, rewritten each interval */
+	/* `sglstat tune` */
+	bool tune;
+	double tune_duration;	/* --duration, seconds (default 10) */
+	double tune_target;	/* --target-chain-rate (default SGL_TUNE_DEFAULT_TARGET) */
+	const char *tune_from;	/* --from: a saved sglstat -j capture */
+	bool tune_apply;	/* --apply */
+	const char *tune_root;	/* --root (default /) */
+	const char *prom_in[64];	/* --from-prom FILE... */
+	int nr_prom_in;
+	const char *prom_query;	/* --from-prom-query FILE */
 };
 
 /* Strict positive decimal integer <= @max: 0 or -EINVAL / -ERANGE. */

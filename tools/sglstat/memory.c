@@ -138,6 +138,28 @@ int sgl_mem_read(const char *root, const struct sgl_disk_info *d, unsigned int s
 	return 0;
 }
 
+int sgl_disk_geo(const char *root, struct sgl_disk_snap *d, unsigned int stock_inline)
+{
+	struct sgl_disk_info info;
+	struct sgl_mem_info m;
+	int err;
+
+	memset(&d->geo, 0, sizeof(d->geo));
+	memset(&info, 0, sizeof(info));
+	sgl_strcpy(info.name, sizeof(info.name), d->name);
+	info.major = d->major;
+	info.first_minor = d->first_minor;
+	info.kind = d->kind;
+	err = sgl_mem_read(root, &info, stock_inline, &m);
+	if (err)
+		return err;
+	d->geo.valid = true;
+	d->geo.estimated = m.estimated;
+	d->geo.max_segments = m.max_segments;
+	d->geo.nr_requests_total = m.nr_requests_total;
+	return 0;
+}
+
 static const char *human(__u64 b, char *buf, size_t len)
 {
 	if (b >= 10ULL << 20)

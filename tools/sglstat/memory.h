@@ -25,6 +25,8 @@ struct sgl_mem_info {
 /* Gather the memory figures of one disk: 0 or -errno. */
 int sgl_mem_read(const char *root, const struct sgl_disk_info *d, unsigned int stock_inline,
 		 struct sgl_mem_info *m);
+/* Geometry of snapshot disk @d (max_segments, nr_requests_total) into d->geo. */
+int sgl_disk_geo(const char *root, struct sgl_disk_snap *d, unsigned int stock_inline);
 void sgl_mem_print_text(FILE *out, const struct sgl_mem_info *m, int n);
 void sgl_mem_print_json(FILE *out, const struct sgl_mem_info *m, int n);
 

@@ -155,6 +155,14 @@ void sgl_report_json(FILE *out, const struct sgl_snapshot *snap, const struct sg
 			sysfs_obj(out, &d->sysfs);
 		else
 			fputs("null", out);
+		fputs(",\"geometry\":", out);
+		if (d->geo.valid)
+			fprintf(out, "{\"max_segments\":%llu,\"nr_requests_total\":%llu,\"estimated\":%s}",
+				(unsigned long long)d->geo.max_segments,
+				(unsigned long long)d->geo.nr_requests_total,
+				d->geo.estimated ? "true" : "false");
+		else
+			fputs("null", out);
 		fputc('}', out);
 	}
 	fputs("]}\n", out);

@@ -28,6 +28,7 @@
 #include "report.h"
 #include "report_prom.h"
 #include "snapshot.h"
+#include "tune_cmd.h"
 
 #define PART_SHIFT	4	/* virtio_blk and virtio_blk_sgl: 16 minors per disk */
 
@@ -297,6 +298,9 @@ static int collect(struct tracer *t, double interval_s, double elapsed_s)
 			sgl_read_drv_sysfs(root, d->name, &d->sysfs);
 		else
 			d->sysfs.valid = false;
+		/* geometry for tune captures; a vanished disk keeps its last one */
+		if (d->present)
+			sgl_disk_geo(root, d, env.stock_inline);
 	}
 	snap->seq++;
 	snap->ts_realtime = real_now();
@@ -366,6 +370,117 @@ static int run_memory(void)
 	return 0;
 }
 
+/* Report a tune set, then --apply.  Returns the exit status. */
+static int tune_finish(struct sgl_tune_set *set, const char *source, bool fleet)
+{
+	struct sgl_tune_opts o = {
+		.target = env.tune_target,
+		.stock_inline = env.stock_inline,
+		.source = source,
+		.fleet = fleet,
+	};
+	char path[4096], msg[4608];
+	unsigned int v = 0;
+	int err;
+
+	if (env.disk) {
+		int i, k = 0;
+
+		for (i = 0; i < set->n; i++) {
+			const char *n = set->d[i].name, *c = fleet ? strrchr(n, ':') : NULL;
+
+			if (!strcmp(c ? c + 1 : n, env.disk))
+				set->d[k++] = set->d[i];
+		}
+		set->n = k;
+		if (!k) {
+			fprintf(stderr, "sglstat: tune: no data for disk '%s' in the input\n", env.disk);
+			return 1;
+		}
+	}
+	if (!set->n) {
+		fprintf(stderr, "sglstat: tune: no disks in the input\n");
+		return 1;
+	}
+	err = env.json ? sgl_tune_print_json(stdout, set, &o, &v) : sgl_tune_print_text(stdout, set, &o, &v);
+	fflush(stdout);
+	if (err) {
+		fprintf(stderr, "sglstat: tune: no disk with known max_segments and nr_requests_total: nothing to recommend\n");
+		return 1;
+	}
+	if (!env.tune_apply)
+		return 0;
+	err = sgl_tune_apply(env.tune_root ? env.tune_root : "/", v, path, sizeof(path), msg, sizeof(msg));
+	if (err) {
+		fprintf(stderr, "sglstat: tune --apply: %s\n", msg);
+		return 1;
+	}
+	fprintf(stderr, "sglstat: wrote %s: options virtio_blk_sgl inline_sg_cnt=%u (reload virtio_blk_sgl to use it)\n",
+		path, v);
+	return 0;
+}
+
+/* tune from files: --from, --from-prom, --from-prom-query */
+static int run_tune_files(void)
+{
+	struct sgl_tune_set set = { 0 };
+	char msg[512], src[4200];
+	char *buf;
+	size_t len;
+	int err, i, rc;
+
+	if (env.tune_from) {
+		err = sgl_read_file(env.tune_from, 1u << 30, &buf, &len);
+		if (err) {
+			fprintf(stderr, "sglstat: tune --from %s: %s\n", env.tune_from, strerror(-err));
+			return 1;
+		}
+		err = sgl_tune_read_capture(buf, len, sgl_sysfs_root(), env.stock_inline, &set, msg, sizeof(msg));
+		free(buf);
+		if (err) {
+			fprintf(stderr, "sglstat: tune --from %s: %s\n", env.tune_from, msg);
+			sgl_tune_set_free(&set);
+			return 1;
+		}
+		snprintf(src, sizeof(src), "capture %s", env.tune_from);
+		rc = tune_finish(&set, src, false);
+		sgl_tune_set_free(&set);
+		return rc;
+	}
+	for (i = 0; i < env.nr_prom_in; i++) {
+		err = sgl_read_file(env.prom_in[i], 64u << 20, &buf, &len);
+		if (err) {
+			fprintf(stderr, "sglstat: tune --from-prom %s: %s\n", env.prom_in[i], strerror(-err));
+			sgl_tune_set_free(&set);
+			return 1;
+		}
+		err = sgl_tune_read_prom(buf, len, env.prom_in[i], &set, msg, sizeof(msg));
+		free(buf);
+		if (err) {
+			fprintf(stderr, "sglstat: tune --from-prom %s: %s\n", env.prom_in[i], msg);
+			sgl_tune_set_free(&set);
+			return 1;
+		}
+	}
+	if (env.prom_query) {
+		err = sgl_read_file(env.prom_query, 256u << 20, &buf, &len);
+		if (!err) {
+			err = sgl_tune_read_prom_query(buf, len, &set, msg, sizeof(msg));
+			free(buf);
+		} else {
+			snprintf(msg, sizeof(msg), "%s", strerror(-err));
+		}
+		if (err) {
+			fprintf(stderr, "sglstat: tune --from-prom-query %s: %s\n", env.prom_query, msg);
+			sgl_tune_set_free(&set);
+			return 1;
+		}
+	}
+	rc = tune_finish(&set, "prometheus", true);
+	sgl_tune_set_free(&set);
+	return rc;
+}
+
 /*
  * Driver mode: the three driver tracepoints, plus block_rq_requeue (to undo
  * setups of requests that are requeued after issue, e.g. virtqueue full).
@@ -423,6 +538,8 @@ int main(int argc, char **argv)
 		return 2;
 	if (env.memory)
 		return run_memory() ? 1 : 0;
+	if (env.tune && (env.tune_from || env.nr_prom_in || env.prom_query))
+		return run_tune_files();
 
 	if (!have_privs()) {
 		fprintf(stderr, "sglstat: need root, or CAP_BPF and CAP_PERFMON, to load BPF programs: run it with sudo\n");
@@ -517,20 +634,37 @@ int main(int argc, char **argv)
 				  "virtio_blk_sgl tracepoints and block_rq_requeue, raw_tp") :
 		tp_btf ? "block_rq_issue/requeue/complete, tp_btf; allocation failures not visible" :
 			 "block_rq_issue/requeue/complete, raw_tp; allocation failures not visible");
-	fprintf(stderr, "Tracing virtio-blk SG use on %u disk(s)... Hit Ctrl-C to end.\n",
-		t.snap->nr_disks);
+	if (env.tune)
+		fprintf(stderr, "Tracing virtio-blk SG use on %u disk(s) for %.1f s to tune inline_sg_cnt... Hit Ctrl-C to end early.\n",
+			t.snap->nr_disks, env.tune_duration);
+	else
+		fprintf(stderr, "Tracing virtio-blk SG use on %u disk(s)... Hit Ctrl-C to end.\n",
+			t.snap->nr_disks);
 
 	start = last = mono_now();
 	for (;;) {
 		double now;
 
-		deadline = env.interval ? last + env.interval : 1e300;
+		deadline = env.tune ? start + env.tune_duration :
+			   env.interval ? last + env.interval : 1e300;
 		wait_until(&t, deadline);
 		now = mono_now();
 		err = collect(&t, now - last, now - start);
 		if (err)
 			goto cleanup;
 		last = now;
+		if (env.tune) {
+			struct sgl_tune_set set = { 0 };
+
+			if (sgl_tune_from_snapshot(t.snap, root, env.stock_inline, &set)) {
+				fprintf(stderr, "sglstat: out of memory\n");
+				err = -ENOMEM;
+			} else {
+				err = tune_finish(&set, "live", false) ? -EINVAL : 0;
+			}
+			sgl_tune_set_free(&set);
+			goto cleanup;
+		}
 		report(&t);
 		if (env.prom_file) {
 			int e = sgl_prom_write(env.prom_file, t.snap, &prom_meta);

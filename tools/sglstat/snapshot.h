@@ -35,6 +35,16 @@ struct sgl_drv_sysfs {
 	__u64 requests_completed, io_errors;
 };
 
+/*
+ * Disk geometry for `sglstat tune`: from our driver's sgl/ (exact) or, for
+ * the in-tree driver, estimated by memory.c from the block layer's sysfs.
+ */
+struct sgl_geo {
+	bool valid;
+	bool estimated;			/* nr_requests_total estimated (stock) */
+	__u64 max_segments, nr_requests_total;
+};
+
 struct sgl_disk_snap {
 	char name[32];
 	unsigned int major, first_minor;
@@ -47,6 +57,7 @@ struct sgl_disk_snap {
 	__s64 chained_now;		/* tracer's view of sg_pool bytes in flight */
 	__s64 chained_peak;		/* its peak since attach */
 	struct sgl_drv_sysfs sysfs;	/* driver mode: sysfs counters at this interval */
+	struct sgl_geo geo;		/* geometry at this interval (JSON "geometry") */
 };
 
 struct sgl_snapshot {
