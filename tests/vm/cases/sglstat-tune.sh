@@ -1,0 +1,123 @@
+# guest-run-args: --disks 8 --disk-size 16M --smp 2 --mem 1024 --disk-props "queue-size=1024,num-queues=2,seg-max-adjust=off" --timeout 400
+# sglstat tune end to end: a segbuf workload with a known segment mix
+# (40% 1, 30% 3, 15% 6, 10% 16, 5% 40 segments) on vsgla; `sglstat tune`
+# measures it and recommends the smallest N with a predicted chained
+# fraction <= 7% (16: only the 40-segment requests chain); the driver is
+# reloaded with that
+# N, the workload rerun under `sglstat -j`: the measured chained fraction
+# (driver sysfs delta and sglstat) must be within 2 points of the prediction;
+# the MemFree cost of loading with N vs with 2 (caches dropped, several
+# rounds) within 10% of the predicted change (sg_prealloc_bytes and the tune
+# table's inline bytes).  8 disks with 2 x 1024 tags and 16 - 2 entries make
+# the signal ~7 MiB; MemFree moves in 64 KiB blocks of blk-mq requests, so a
+# smaller one (N = 6: 2 MiB) was measured 19% off with +-0.4 MiB per round.
+D=vsgla
+DEV=/dev/$D
+TARGET=0.07
+ROUNDS=4
+for t in sglstat segbuf jq; do
+	command -v $t >/dev/null || { skip prereq "$t not on PATH"; exit 0; }
+done
+[ -d /sys/block/$D/sgl ] || { fail prereq "no /sys/block/$D/sgl"; exit 0; }
+
+workload() {	# 40 x 1, 30 x 3, 15 x 6, 10 x 16, 5 x 40 segments, writes then reads
+	_s=2048 _ok=0
+	for spec in "1 40" "3 30" "6 15" "16 10" "40 5"; do
+		set -- $spec
+		segbuf write $DEV $1 $2 $_s || _ok=1
+		segbuf read $DEV $1 $2 $_s || _ok=1
+		_s=$((_s + $1 * 4 * $2 + 64))
+	done
+	return $_ok
+}
+dsum() { t=0; for d in $(sgl_disks); do t=$((t + $(sgl_get "$d" "$1"))); done; echo $t; }
+
+# ---- 1. measure and tune
+workload >/dev/null 2>&1	# warm up (page cache of the tools)
+sglstat tune -d $D --mode driver --duration 30 --target-chain-rate $TARGET -j > "$OUT/tune.json" 2> "$OUT/tune.err" &
+tpid=$!
+i=0; while ! grep -q '^Tracing' "$OUT/tune.err" && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+check "tune-attached" grep -q '^Tracing' "$OUT/tune.err"
+check "tune-workload" workload
+kill -INT $tpid; wait $tpid
+check_eq "tune-exit" 0 $?
+N=$(jq -r .recommended "$OUT/tune.json")
+pred=$(jq -r ".disks[0].picked.chained_frac" "$OUT/tune.json")
+echo "recommended $N, predicted chained fraction $pred" | tee -a "$OUT/tune.txt"
+check_eq "tune-line" "options virtio_blk_sgl inline_sg_cnt=$N" "$(jq -r .modprobe_line "$OUT/tune.json")"
+check "pick-not-2" [ "$N" -gt 2 ]
+check "pick-not-max" [ "$N" -lt "$(sgl_get $D max_segments)" ]
+check_eq "tune-requests" 200 "$(jq -r .disks[0].requests "$OUT/tune.json")"
+# text mode prints the same line
+sglstat tune -d $D --mode driver --duration 1 --target-chain-rate $TARGET > "$OUT/tune.txt2" 2>&1
+check "tune-text-line" grep -q '^options virtio_blk_sgl inline_sg_cnt=' "$OUT/tune.txt2"
+# --apply into a temp root: the setting replaced, the other option kept
+mkdir -p /tmp/root/etc/modprobe.d
+echo "options virtio_blk_sgl inline_sg_cnt=2 fail_chain_percent=0" > /tmp/root/etc/modprobe.d/virtio_blk_sgl.conf
+sglstat tune --from "$OUT/tune.json" >/dev/null 2>&1	# tune's output is not a capture: must fail
+check_eq "from-rejects-tune-json" 1 $?
+
+# ---- 2. apply, reload with what was applied, rerun under sglstat -j
+sglstat tune -d $D --mode driver --duration 20 --target-chain-rate $TARGET --apply --root /tmp/root \
+	> "$OUT/apply.txt" 2> "$OUT/apply.err" &
+apid=$!
+i=0; while ! grep -q '^Tracing' "$OUT/apply.err" && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+workload >/dev/null 2>&1
+kill -INT $apid; wait $apid
+check_eq "apply-rc" 0 $?
+cat /tmp/root/etc/modprobe.d/virtio_blk_sgl.conf > "$OUT/modprobe.conf"
+check_eq "apply-file" "options virtio_blk_sgl inline_sg_cnt=$N fail_chain_percent=0" "$(cat "$OUT/modprobe.conf")"
+N=$(sed -n 's/^options virtio_blk_sgl .*inline_sg_cnt=\([0-9]*\).*/\1/p' "$OUT/modprobe.conf")
+sgl_unload
+sgl_load inline_sg_cnt="$N" || { fail reload "insmod inline_sg_cnt=$N"; exit 0; }
+sleep 1
+check_eq "reloaded-inline" "$N" "$(sgl_get $D inline_sg_cnt)"
+m0=$(sgl_get $D requests_mapped) c0=$(sgl_get $D requests_chained)
+sglstat -j --cumulative --mode driver -d $D > "$OUT/after.json" 2> "$OUT/after.err" &
+spid=$!
+i=0; while ! grep -q '^Tracing' "$OUT/after.err" && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+check "after-workload" workload
+kill -INT $spid; wait $spid
+m1=$(sgl_get $D requests_mapped) c1=$(sgl_get $D requests_chained)
+within2() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.02) }'; }
+sys_frac=$(awk -v c=$((c1 - c0)) -v m=$((m1 - m0)) 'BEGIN { print (m ? c / m : -1) }')
+sgl_frac=$(tail -1 "$OUT/after.json" | jq '.disks[0].total | if .requests > 0 then .chained / .requests else -1 end')
+echo "measured chained fraction: sysfs $sys_frac ($((c1 - c0))/$((m1 - m0))), sglstat $sgl_frac; predicted $pred" | tee -a "$OUT/tune.txt"
+check "sysfs-frac-within-2pp" within2 "$sys_frac" "$pred"
+check "sglstat-frac-within-2pp" within2 "$sgl_frac" "$pred"
+# the --from path on the capture predicts the same fraction at N
+sglstat tune --from "$OUT/after.json" -d $D -j --target-chain-rate $TARGET > "$OUT/from.json" 2> "$OUT/from.err"
+check_eq "from-capture-rc" 0 $?
+check "from-capture-pred" within2 "$(jq -r '.disks[0].current.chained_frac' "$OUT/from.json")" "$pred"
+# table inline bytes for N and 2, over all disks, from the tune table (with the new geometry)
+sglstat tune --mode driver --duration 1 -j > "$OUT/all.json" 2>>"$OUT/tune.err"
+tab_n=$(jq "[.disks[] | .rows[] | select(.n == $N) | .inline_bytes] | add" "$OUT/all.json")
+tab_2=$(jq "[.disks[] | .rows[] | select(.n == 2) | .inline_bytes] | add" "$OUT/all.json")
+sgl_unload
+
+# ---- 3. memory: MemFree drop loading with N vs with 2
+meminfo() { sync; echo 3 > /proc/sys/vm/drop_caches; sleep 1; echo 3 > /proc/sys/vm/drop_caches; awk '/^MemFree:/ { print $2 }' /proc/meminfo; }
+cost_n=0 cost_2=0 sys_n=0 sys_2=0 r=0
+while [ $r -lt $ROUNDS ]; do
+	for mode in "$N" 2; do
+		f0=$(meminfo)
+		sgl_load inline_sg_cnt=$mode || { fail "load-$mode" "insmod failed"; exit 0; }
+		sleep 1
+		s=$(dsum sg_prealloc_bytes)
+		f1=$(meminfo)
+		c=$(((f0 - f1) * 1024))
+		echo "round $r inline $mode: cost $c B, sg_prealloc_bytes $s" | tee -a "$OUT/memory.txt"
+		if [ "$mode" = "$N" ]; then cost_n=$((cost_n + c)) sys_n=$s; else cost_2=$((cost_2 + c)) sys_2=$s; fi
+		sgl_unload
+	done
+	r=$((r + 1))
+done
+sgl_load	# leave it loaded for the harness
+predicted=$((sys_n - sys_2))
+measured=$(((cost_n - cost_2) / ROUNDS))
+echo "predicted $predicted B (table $((tab_n - tab_2)) B), measured $measured B" | tee -a "$OUT/memory.txt"
+check "memory-signal" [ "$predicted" -gt $((4 << 20)) ]
+check_eq "table-matches-sysfs" "$predicted" "$((tab_n - tab_2))"
+dev=$((measured - predicted)); [ $dev -lt 0 ] && dev=$((-dev))
+check "memory-within-10pct" [ $((dev * 10)) -le "$predicted" ]
+exit 0
