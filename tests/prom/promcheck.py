@@ -27,7 +27,7 @@ from decimal import Decimal
 
 P = "virtio_blk_sgl_"
 OPS = ["read", "write", "flush", "discard", "write_zeroes", "other"]
-SEG_LE = [0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 24, 32, 48, 64, 96, 128, 256, 512, 1024]
+SEG_LE = list(range(0, 17)) + [20, 24, 28, 32, 48, 64, 96, 128, 256, 512, 1024]
 IO_K = range(10, 36)
 SETUP_K = range(6, 27)
 ALLOWED_LABELS = {"disk", "op", "mode", "le"}

@@ -207,10 +207,12 @@ static void ns_to_seconds(unsigned long long ns, char *buf, size_t len)
 
 /* ------------------------------------------------------------ histograms */
 
-/* Segment buckets: exact counts up to 8, then a ~1.5x ladder; above 128
+/* Segment buckets: exact counts up to 16 (where inline counts are tuned),
+ * then a ~1.5x ladder; above 128
  * only 128 * 2^m, the log slots' own (exact) bounds. */
 static const unsigned int seg_le[] = {
-	0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 24, 32, 48, 64, 96, 128, 256, 512, 1024,
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 20, 24, 28, 32, 48, 64, 96,
+	128, 256, 512, 1024,
 };
 
 /* Last seg slot counted by bucket le=@le. */
