@@ -3,9 +3,12 @@
 # sys-a: vda (in-tree virtio_blk via driver link), vdb (virtio via modalias only),
 #        vsgla (our driver: sgl/), sda (not virtio), loop0 (no device), vdbad (garbage dev)
 # sys-none: only non-virtio disks
+# sys-pdu: our driver with sgl/pdu_alloc_bytes(_prealloc): vsglp (inline 2),
+#          vsglq (prealloc layout would not fit a 64 KiB block: _prealloc 0)
+# (fixtures/tune/ is hand-written, not regenerated here)
 set -e
 F=$(cd "$(dirname "$0")" && pwd)/fixtures
-rm -rf "$F"
+rm -rf "$F/sys-a" "$F/sys-bad" "$F/sys-none" "$F/sys-pdu"
 mk() { mkdir -p "$(dirname "$1")"; printf '%s\n' "$2" > "$1"; }
 A=$F/sys-a/block
 mkdir -p "$F/sys-a/bus/virtio/drivers/virtio_blk" "$F/sys-a/bus/scsi/drivers/sd"
@@ -57,3 +60,33 @@ mk $B/vsglb/sgl/inline_sg_cnt "two"
 N=$F/sys-none/block
 mk $N/loop0/dev 7:0
 mk $N/sda/dev 8:0
+# pdu_alloc_bytes: 2 hctx x 128 tags, no scheduler, 64 B cache lines.
+# inline 2: rq_size 448, 128 fit one order-4 block (65536) + kmalloc(448) = 512
+#   per hctx: 2 * (65536 + 512) = 132096
+# prealloc (254 entries): rq_size 8512, 7 per block: 18 blocks + 2 in an
+#   order-3 tail (32768) + kmalloc(8512) = 16384 per hctx:
+#   2 * (18 * 65536 + 32768 + 16384) = 2457600
+P=$F/sys-pdu/block
+for d in vsglp vsglq; do
+	mk $P/$d/queue/scheduler "[none] mq-deadline"
+	S=$P/$d/sgl
+	mk $S/inline_sg_cnt 2
+	mk $S/nr_hw_queues 2
+	mk $S/queue_depth 128
+	mk $S/nr_requests_total 258
+	mk $S/sg_prealloc_bytes 16512
+	for f in requests_mapped requests_chained chain_alloc_failures chain_alloc_injected \
+		retries chained_bytes_now chained_bytes_peak requests_completed io_errors; do
+		mk $S/$f 0
+	done
+done
+mk $P/vsglp/dev 252:0
+mk $P/vsglp/sgl/max_segments 254
+mk $P/vsglp/sgl/sg_full_prealloc_bytes 2096448
+mk $P/vsglp/sgl/pdu_alloc_bytes 132096
+mk $P/vsglp/sgl/pdu_alloc_bytes_prealloc 2457600
+mk $P/vsglq/dev 252:16
+mk $P/vsglq/sgl/max_segments 4096
+mk $P/vsglq/sgl/sg_full_prealloc_bytes 33816576
+mk $P/vsglq/sgl/pdu_alloc_bytes 132096
+mk $P/vsglq/sgl/pdu_alloc_bytes_prealloc 0

@@ -149,6 +149,74 @@ static void memory_figures(void **state)
 	assert_int_equal(m.inline_bytes, 16512);
 	assert_int_equal(m.peak_chained_bytes, 36864);
 	assert_int_equal(m.saved_bytes, 2096448 - 16512 - 36864);
+	assert_false(m.pdu_known);	/* older driver: no sgl/pdu_alloc_bytes */
+	assert_false(m.pdu_saved_known);
+}
+
+/* What @print writes for @m, malloc'ed. */
+static char *printed(void (*print)(FILE *, const struct sgl_mem_info *, int),
+		     const struct sgl_mem_info *m)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	print(f, m, 1);
+	fclose(f);
+	return buf;
+}
+
+static void memory_pdu_alloc(void **state)
+{
+	struct sgl_disk_info d;
+	struct sgl_mem_info m;
+	const char *r = root("sys-pdu");
+	char *buf;
+
+	(void)state;
+	assert_int_equal(sgl_disk_get(r, "vsglp", &d), 0);
+	assert_int_equal(sgl_mem_read(r, &d, 2, &m), 0);
+	assert_true(m.pdu_known);
+	assert_true(m.pdu_saved_known);
+	assert_int_equal(m.pdu_alloc_bytes, 132096);
+	assert_int_equal(m.pdu_alloc_bytes_prealloc, 2457600);
+	assert_int_equal(m.pdu_saved_bytes, 2457600 - 132096);
+	/* the SG-entry figures are unchanged beside them */
+	assert_int_equal(m.full_prealloc_bytes, 2096448);
+	assert_int_equal(m.saved_bytes, 2096448 - 16512);
+	buf = printed(sgl_mem_print_json, &m);
+	assert_non_null(strstr(buf, "\"saved_bytes\":2079936,\"saved_is_upper_bound\":false,"
+				   "\"pdu_alloc_bytes\":132096,\"pdu_alloc_bytes_prealloc\":2457600,"
+				   "\"pdu_saved_bytes\":2325504}"));
+	free(buf);
+	buf = printed(sgl_mem_print_text, &m);
+	assert_non_null(strstr(buf, "blk-mq request memory       132096 bytes"));
+	assert_non_null(strstr(buf, "same, prealloc layout      2457600 bytes"));
+	assert_non_null(strstr(buf, "real memory saved          2325504 bytes"));
+	free(buf);
+
+	/* prealloc layout not allocatable: no saving figure */
+	assert_int_equal(sgl_disk_get(r, "vsglq", &d), 0);
+	assert_int_equal(sgl_mem_read(r, &d, 2, &m), 0);
+	assert_true(m.pdu_known);
+	assert_false(m.pdu_saved_known);
+	assert_int_equal(m.pdu_alloc_bytes_prealloc, 0);
+	buf = printed(sgl_mem_print_json, &m);
+	assert_non_null(strstr(buf, "\"pdu_alloc_bytes_prealloc\":0,\"pdu_saved_bytes\":null}"));
+	free(buf);
+	buf = printed(sgl_mem_print_text, &m);
+	assert_non_null(strstr(buf, "n/a  (a request would not fit a 64 KiB block)"));
+	assert_null(strstr(buf, "real memory saved"));
+	free(buf);
+
+	/* stock driver: null */
+	assert_int_equal(sgl_disk_get(root("sys-a"), "vda", &d), 0);
+	assert_int_equal(sgl_mem_read(root("sys-a"), &d, 2, &m), 0);
+	buf = printed(sgl_mem_print_json, &m);
+	assert_non_null(strstr(buf, "\"pdu_alloc_bytes\":null,\"pdu_alloc_bytes_prealloc\":null,"
+				   "\"pdu_saved_bytes\":null}"));
+	free(buf);
 }
 
 int main(void)
@@ -168,6 +236,7 @@ int main(void)
 		cmocka_unit_test(scan),
 		cmocka_unit_test(drv_sysfs),
 		cmocka_unit_test(memory_figures),
+		cmocka_unit_test(memory_pdu_alloc),
 	};
 
 	return SGL_RUN("unit_disks", tests);

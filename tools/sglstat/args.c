@@ -68,7 +68,8 @@ static const struct argp_option opts[] = {
 	{},
 };
 
-int sgl_parse_pos_long(const char *s, long max, long *out)
+/* Decimal digits only, 0..@max: 0, -EINVAL (not a number) or -ERANGE. */
+static int parse_dec(const char *s, long max, long *out)
 {
 	char *end;
 	long v;
@@ -81,6 +82,17 @@ int sgl_parse_pos_long(const char *s, long max, long *out)
 		return -EINVAL;
 	if (errno == ERANGE || v > max)
 		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int sgl_parse_pos_long(const char *s, long max, long *out)
+{
+	long v;
+	int err = parse_dec(s, max, &v);
+
+	if (err)
+		return err;
 	if (v <= 0)
 		return -EINVAL;
 	*out = v;
@@ -89,17 +101,11 @@ int sgl_parse_pos_long(const char *s, long max, long *out)
 
 int sgl_parse_uint(const char *s, unsigned int max, unsigned int *out)
 {
-	char *end;
 	long v;
+	int err = parse_dec(s, (long)max, &v);
 
-	if (!s || !*s || *s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (*end)
-		return -EINVAL;
-	if (errno == ERANGE || v > (long)max)
-		return -ERANGE;
+	if (err)
+		return err;
 	*out = (unsigned int)v;
 	return 0;
 }

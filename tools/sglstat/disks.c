@@ -17,20 +17,30 @@ const char *sgl_sysfs_root(void)
 	return r && *r ? r : "/sys";
 }
 
-int sgl_read_u64(const char *path, __u64 *val)
+int sgl_read_line(const char *path, char *buf, size_t len)
 {
-	char buf[64], *end;
-	unsigned long long v;
 	FILE *f;
 
 	f = fopen(path, "r");
 	if (!f)
 		return -errno;
-	if (!fgets(buf, sizeof(buf), f)) {
+	if (!fgets(buf, len, f)) {
 		fclose(f);
 		return -EINVAL;
 	}
 	fclose(f);
+	return 0;
+}
+
+int sgl_read_u64(const char *path, __u64 *val)
+{
+	char buf[64], *end;
+	unsigned long long v;
+	int err;
+
+	err = sgl_read_line(path, buf, sizeof(buf));
+	if (err)
+		return err;
 	if (buf[0] < '0' || buf[0] > '9')
 		return -EINVAL;
 	errno = 0;
@@ -69,7 +79,6 @@ int sgl_disk_kind(const char *root, const char *name)
 	char p[PATH_MAX], link[PATH_MAX], buf[128];
 	const char *base;
 	ssize_t n;
-	FILE *f;
 
 	if (!name[0] || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
 		return -ENOENT;
@@ -92,14 +101,8 @@ int sgl_disk_kind(const char *root, const char *name)
 	}
 	/* virtio device id 2 = block */
 	snprintf(p, sizeof(p), "%s/block/%s/device/modalias", root, name);
-	f = fopen(p, "r");
-	if (f) {
-		if (fgets(buf, sizeof(buf), f) && !strncmp(buf, "virtio:d00000002v", 17)) {
-			fclose(f);
-			return SGL_DISK_VIRTIO_BLK;
-		}
-		fclose(f);
-	}
+	if (!sgl_read_line(p, buf, sizeof(buf)) && !strncmp(buf, "virtio:d00000002v", 17))
+		return SGL_DISK_VIRTIO_BLK;
 	return SGL_DISK_OTHER;
 }
 
@@ -107,7 +110,6 @@ int sgl_disk_get(const char *root, const char *name, struct sgl_disk_info *d)
 {
 	char p[PATH_MAX], buf[64];
 	int kind, err;
-	FILE *f;
 
 	kind = sgl_disk_kind(root, name);
 	if (kind < 0)
@@ -115,14 +117,9 @@ int sgl_disk_get(const char *root, const char *name, struct sgl_disk_info *d)
 	if (strlen(name) >= sizeof(d->name))
 		return -ENAMETOOLONG;
 	snprintf(p, sizeof(p), "%s/block/%s/dev", root, name);
-	f = fopen(p, "r");
-	if (!f)
-		return -errno;
-	if (!fgets(buf, sizeof(buf), f)) {
-		fclose(f);
-		return -EINVAL;
-	}
-	fclose(f);
+	err = sgl_read_line(p, buf, sizeof(buf));
+	if (err)
+		return err;
 	err = sgl_parse_dev(buf, &d->major, &d->first_minor);
 	if (err)
 		return err;

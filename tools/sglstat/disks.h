@@ -27,6 +27,9 @@ struct sgl_disk_info {
 /* Root of sysfs ("/sys", or $SGLSTAT_SYSFS_ROOT for tests). */
 const char *sgl_sysfs_root(void);
 
+/* First line of a file into @buf (fgets: newline kept): 0, -errno, or
+ * -EINVAL if it is empty. */
+int sgl_read_line(const char *path, char *buf, size_t len);
 /* Read one decimal unsigned value (one line) from a file: 0 or -errno. */
 int sgl_read_u64(const char *path, __u64 *val);
 /* Parse "MAJ:MIN\n": 0 or -EINVAL. */

@@ -10,6 +10,11 @@
  *                     + nr_hw_queues (one flush request per hw queue),
  * inline count 2 (VIRTIO_BLK_INLINE_SG_CNT, or --stock-inline), and no peak
  * of runtime chained bytes (the stock driver keeps no counter).
+ *
+ * Our driver also models what blk-mq really allocates for the requests
+ * (sgl/pdu_alloc_bytes, and pdu_alloc_bytes_prealloc for the prealloc layout:
+ * 64 KiB page-block packing, kmalloc'd flush requests); the real saving is
+ * their difference.  Read when present (older driver builds lack them).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -24,17 +29,12 @@
 static int read_sched(const char *root, const char *name, char *out, size_t len)
 {
 	char p[PATH_MAX], buf[256], *a, *b;
-	FILE *f;
+	int err;
 
 	snprintf(p, sizeof(p), "%s/block/%s/queue/scheduler", root, name);
-	f = fopen(p, "r");
-	if (!f)
-		return -errno;
-	if (!fgets(buf, sizeof(buf), f)) {
-		fclose(f);
-		return -EINVAL;
-	}
-	fclose(f);
+	err = sgl_read_line(p, buf, sizeof(buf));
+	if (err)
+		return err;
 	a = strchr(buf, '[');
 	b = a ? strchr(a, ']') : NULL;
 	if (!a || !b) {
@@ -46,6 +46,27 @@ static int read_sched(const char *root, const char *name, char *out, size_t len)
 	*b = 0;
 	sgl_strcpy(out, len, a + 1);
 	return 0;
+}
+
+/* sgl/pdu_alloc_bytes(_prealloc), optional: m->pdu_known stays false without them. */
+static void read_pdu(const char *root, const char *name, struct sgl_mem_info *m)
+{
+	char p[PATH_MAX];
+	__u64 cur, pre;
+
+	snprintf(p, sizeof(p), "%s/block/%s/sgl/pdu_alloc_bytes", root, name);
+	if (sgl_read_u64(p, &cur))
+		return;
+	snprintf(p, sizeof(p), "%s/block/%s/sgl/pdu_alloc_bytes_prealloc", root, name);
+	if (sgl_read_u64(p, &pre))
+		return;
+	m->pdu_known = true;
+	m->pdu_alloc_bytes = cur;
+	m->pdu_alloc_bytes_prealloc = pre;
+	/* 0: a prealloc request would not fit a 64 KiB block (not allocatable) */
+	m->pdu_saved_known = pre != 0;
+	if (m->pdu_saved_known)
+		m->pdu_saved_bytes = (__s64)pre - (__s64)cur;
 }
 
 static int stock_mem(const char *root, const char *name, struct sgl_mem_info *m)
@@ -124,6 +145,7 @@ int sgl_mem_read(const char *root, const struct sgl_disk_info *d, unsigned int s
 		m->peak_chained_bytes = s.chained_bytes_peak;
 		if (read_sched(root, d->name, m->scheduler, sizeof(m->scheduler)))
 			strcpy(m->scheduler, "?");
+		read_pdu(root, d->name, m);
 	} else {
 		err = stock_mem(root, d->name, m);
 		if (err)
@@ -200,6 +222,21 @@ void sgl_mem_print_text(FILE *out, const struct sgl_mem_info *m, int n)
 			(long long)m->saved_bytes,
 			human(m->saved_bytes < 0 ? 0 : (__u64)m->saved_bytes, b1, sizeof(b1)),
 			m->peak_known ? "" : "  (upper bound: runtime chained bytes not subtracted)");
+		if (!m->pdu_known)
+			continue;
+		fprintf(out, "  blk-mq request memory   %10llu bytes (%s)  (sgl/pdu_alloc_bytes)\n",
+			(unsigned long long)m->pdu_alloc_bytes, human(m->pdu_alloc_bytes, b1, sizeof(b1)));
+		if (!m->pdu_saved_known) {
+			fprintf(out, "  same, prealloc layout   %10s  (a request would not fit a 64 KiB block)\n",
+				"n/a");
+			continue;
+		}
+		fprintf(out, "  same, prealloc layout   %10llu bytes (%s)\n",
+			(unsigned long long)m->pdu_alloc_bytes_prealloc,
+			human(m->pdu_alloc_bytes_prealloc, b1, sizeof(b1)));
+		fprintf(out, "  real memory saved       %10lld bytes (%s)  (prealloc layout - in force)\n",
+			(long long)m->pdu_saved_bytes,
+			human(m->pdu_saved_bytes < 0 ? 0 : (__u64)m->pdu_saved_bytes, b1, sizeof(b1)));
 	}
 }
 
@@ -228,8 +265,18 @@ void sgl_mem_print_json(FILE *out, const struct sgl_mem_info *m, int n)
 			fprintf(out, "\"peak_chained_bytes\":%llu,", (unsigned long long)m->peak_chained_bytes);
 		else
 			fputs("\"peak_chained_bytes\":null,", out);
-		fprintf(out, "\"saved_bytes\":%lld,\"saved_is_upper_bound\":%s}",
+		fprintf(out, "\"saved_bytes\":%lld,\"saved_is_upper_bound\":%s,",
 			(long long)m->saved_bytes, m->peak_known ? "false" : "true");
+		if (m->pdu_known)
+			fprintf(out, "\"pdu_alloc_bytes\":%llu,\"pdu_alloc_bytes_prealloc\":%llu,",
+				(unsigned long long)m->pdu_alloc_bytes,
+				(unsigned long long)m->pdu_alloc_bytes_prealloc);
+		else
+			fputs("\"pdu_alloc_bytes\":null,\"pdu_alloc_bytes_prealloc\":null,", out);
+		if (m->pdu_saved_known)
+			fprintf(out, "\"pdu_saved_bytes\":%lld}", (long long)m->pdu_saved_bytes);
+		else
+			fputs("\"pdu_saved_bytes\":null}", out);
 	}
 	fputs("]}\n", out);
 }

@@ -19,6 +19,11 @@ struct sgl_mem_info {
 	bool peak_known;		/* driver: chained_bytes_peak in sysfs */
 	__u64 peak_chained_bytes;
 	__s64 saved_bytes;		/* full - (inline + peak); stock: full - inline */
+	/* driver with sgl/pdu_alloc_bytes(_prealloc): what blk-mq really allocates */
+	bool pdu_known;			/* both files read */
+	bool pdu_saved_known;		/* pdu_known and prealloc layout allocatable (!= 0) */
+	__u64 pdu_alloc_bytes, pdu_alloc_bytes_prealloc;
+	__s64 pdu_saved_bytes;		/* pdu_alloc_bytes_prealloc - pdu_alloc_bytes */
 	char scheduler[32];
 };
 

@@ -14,6 +14,18 @@ static void num_or_null(FILE *out, double v)
 		fprintf(out, "%.1f", v);
 }
 
+/* One histogram item [lo,hi,count] (hi null when open), comma-separated. */
+static void range_item(FILE *out, bool *first, __u64 lo, __u64 hi, bool open, __u64 n)
+{
+	fprintf(out, "%s[%llu,", *first ? "" : ",", (unsigned long long)lo);
+	if (open)
+		fputs("null", out);
+	else
+		fprintf(out, "%llu", (unsigned long long)hi);
+	fprintf(out, ",%llu]", (unsigned long long)n);
+	*first = false;
+}
+
 static void lat_obj(FILE *out, const __u64 h[SGL_LAT_SLOTS])
 {
 	bool first = true;
@@ -27,13 +39,7 @@ static void lat_obj(FILE *out, const __u64 h[SGL_LAT_SLOTS])
 		if (!h[i])
 			continue;
 		sgl_lat_bounds(i, &lo, &hi, &open);
-		fprintf(out, "%s[%llu,", first ? "" : ",", (unsigned long long)lo);
-		if (open)
-			fputs("null", out);
-		else
-			fprintf(out, "%llu", (unsigned long long)hi);
-		fprintf(out, ",%llu]", (unsigned long long)h[i]);
-		first = false;
+		range_item(out, &first, lo, hi, open, h[i]);
 	}
 	fputs("],\"p50\":", out);
 	num_or_null(out, sgl_lat_percentile(h, 50));
@@ -87,13 +93,7 @@ static void stats_obj(FILE *out, const struct sgl_snapshot *snap, const struct s
 		if (!s->seg[i])
 			continue;
 		sgl_seg_bounds(i, &lo, &hi, &open);
-		fprintf(out, "%s[%llu,", first ? "" : ",", (unsigned long long)lo);
-		if (open)
-			fputs("null", out);
-		else
-			fprintf(out, "%llu", (unsigned long long)hi);
-		fprintf(out, ",%llu]", (unsigned long long)s->seg[i]);
-		first = false;
+		range_item(out, &first, lo, hi, open, s->seg[i]);
 	}
 	fputs("],\"lat_ns\":{\"inline\":", out);
 	lat_obj(out, s->lat[SGL_LAT_INLINE]);

@@ -32,12 +32,29 @@ static __u64 hist_max(const __u64 *h, unsigned int n)
 	return m;
 }
 
+/* One histogram row: @fixed as the label, else "(lo, hi]" or "(lo, inf)". */
+static void hist_row(FILE *out, const char *fixed, __u64 lo, __u64 hi, bool open, __u64 n,
+		     __u64 max)
+{
+	char label[64];
+
+	if (fixed)
+		snprintf(label, sizeof(label), "%s", fixed);
+	else if (open)
+		snprintf(label, sizeof(label), "(%llu, inf)", (unsigned long long)lo);
+	else
+		snprintf(label, sizeof(label), "(%llu, %llu]", (unsigned long long)lo,
+			 (unsigned long long)hi);
+	fprintf(out, "  %28s : %-10llu ", label, (unsigned long long)n);
+	stars(out, n, max);
+	fputc('\n', out);
+}
+
 /* Upper-inclusive log2 histogram: rows (lo, hi] (slot 0: [0, 1]). */
 static void print_lat_hist(FILE *out, const __u64 h[SGL_LAT_SLOTS], const char *unit)
 {
 	int first = sgl_hist_first(h, SGL_LAT_SLOTS), last = sgl_hist_last(h, SGL_LAT_SLOTS), i;
 	__u64 max = hist_max(h, SGL_LAT_SLOTS);
-	char label[64];
 
 	if (last < 0)
 		return;
@@ -47,16 +64,7 @@ static void print_lat_hist(FILE *out, const __u64 h[SGL_LAT_SLOTS], const char *
 		bool open;
 
 		sgl_lat_bounds(i, &lo, &hi, &open);
-		if (i == 0)
-			snprintf(label, sizeof(label), "[0, 1]");
-		else if (open)
-			snprintf(label, sizeof(label), "(%llu, inf)", (unsigned long long)lo);
-		else
-			snprintf(label, sizeof(label), "(%llu, %llu]", (unsigned long long)lo,
-				 (unsigned long long)hi);
-		fprintf(out, "  %28s : %-10llu ", label, (unsigned long long)h[i]);
-		stars(out, h[i], max);
-		fputc('\n', out);
+		hist_row(out, i == 0 ? "[0, 1]" : NULL, lo, hi, open, h[i], max);
 	}
 }
 
@@ -67,7 +75,7 @@ static void print_seg_hist(FILE *out, const __u64 h[SGL_SEG_SLOTS])
 	__u64 max = hist_max(h, SGL_SEG_SLOTS);
 	int lin_last = last > SGL_SEG_LINEAR_MAX ? SGL_SEG_LINEAR_MAX : last;
 	bool dense = lin_last - first <= 16;
-	char label[64];
+	char point[24];
 
 	if (last < 0)
 		return;
@@ -79,16 +87,8 @@ static void print_seg_hist(FILE *out, const __u64 h[SGL_SEG_SLOTS])
 		if (!h[i] && !(dense && i <= lin_last))
 			continue;
 		sgl_seg_bounds(i, &lo, &hi, &open);
-		if (lo == hi)
-			snprintf(label, sizeof(label), "%llu", (unsigned long long)lo);
-		else if (open)
-			snprintf(label, sizeof(label), "(%llu, inf)", (unsigned long long)lo);
-		else
-			snprintf(label, sizeof(label), "(%llu, %llu]", (unsigned long long)lo,
-				 (unsigned long long)hi);
-		fprintf(out, "  %28s : %-10llu ", label, (unsigned long long)h[i]);
-		stars(out, h[i], max);
-		fputc('\n', out);
+		snprintf(point, sizeof(point), "%llu", (unsigned long long)lo);
+		hist_row(out, lo == hi ? point : NULL, lo, hi, open, h[i], max);
 	}
 }
 

@@ -154,4 +154,16 @@ check_eq "memory-peak" "$(sgl_get $D chained_bytes_peak)" "$(m peak_chained_byte
 check_eq "memory-saved" \
 	$(( $(sgl_get $D sg_full_prealloc_bytes) - $(sgl_get $D sg_prealloc_bytes) - $(sgl_get $D chained_bytes_peak) )) \
 	"$(m saved_bytes)"
+# blk-mq's real request allocation (page-block packing), and the real saving
+check_eq "memory-pdu" "$(sgl_get $D pdu_alloc_bytes)" "$(m pdu_alloc_bytes)"
+check_eq "memory-pdu-prealloc" "$(sgl_get $D pdu_alloc_bytes_prealloc)" "$(m pdu_alloc_bytes_prealloc)"
+if [ "$(sgl_get $D pdu_alloc_bytes_prealloc)" -ne 0 ]; then
+	check_eq "memory-pdu-saved" \
+		$(( $(sgl_get $D pdu_alloc_bytes_prealloc) - $(sgl_get $D pdu_alloc_bytes) )) \
+		"$(m pdu_saved_bytes)"
+else
+	check_eq "memory-pdu-saved" null "$(m pdu_saved_bytes)"
+fi
+sglstat memory -d $D > "$OUT/mem.txt" 2>> "$OUT/mem.err"
+check_eq "memory-pdu-text" 1 "$(grep -c "blk-mq request memory *$(sgl_get $D pdu_alloc_bytes) bytes" "$OUT/mem.txt")"
 exit 0
