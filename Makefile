@@ -16,7 +16,7 @@ DRIVER_SRCS := $(wildcard driver/*.c driver/*.h) driver/Kbuild include/sgl_model
 GUEST_HELPERS := $(patsubst tests/vm/%.c,$(BUILD)/guest-bin/%,$(wildcard tests/vm/*.c))
 
 .PHONY: dkms-src all driver bpf sglstat guest-tools deps check check-unit check-bpf \
-	check-fuzz check-prom check-host check-install check-guest fuzz soak demo bench install uninstall clean
+	check-fuzz check-prom check-host check-reliability check-install check-guest fuzz soak demo bench install uninstall clean
 
 all: driver bpf sglstat guest-tools
 
@@ -53,7 +53,7 @@ $(BUILD)/guest-bin/%: tests/vm/%.c
 check: deps all
 	@$(TOP)/tests/run-all
 
-check-unit check-bpf check-fuzz check-prom check-host check-install check-guest: all
+check-unit check-bpf check-fuzz check-prom check-host check-reliability check-install check-guest: all
 	@$(TOP)/tests/run-all $(patsubst check-%,%,$@)
 
 # Longer fuzzing than check's bounded run (FUZZ_SECONDS per harness).
@@ -106,4 +106,4 @@ bench: deps all
 
 # The long soak (SOAK_SECONDS, default 600) of tests/vm/cases/reliability-soak.sh.
 soak: deps all
-	@SOAK_SECONDS=$${SOAK_SECONDS:-600} $(TOP)/tests/vm/run-cases $(TOP)/tests/vm/cases/reliability-soak.sh
+	@SOAK_SECONDS=$${SOAK_SECONDS:-600} $(TOP)/tests/reliability/soak

@@ -274,6 +274,92 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+/* An option of opts[] by its long name or an unambiguous prefix of it. */
+static const struct argp_option *find_long(const char *name, size_t n)
+{
+	const struct argp_option *o, *hit = NULL;
+	int hits = 0;
+
+	for (o = opts; o->name || o->key; o++) {
+		if (!o->name || strncmp(o->name, name, n))
+			continue;
+		if (strlen(o->name) == n)
+			return o;
+		hit = o;
+		hits++;
+	}
+	return hits == 1 ? hit : NULL;
+}
+
+static const struct argp_option *find_short(int key)
+{
+	const struct argp_option *o;
+
+	for (o = opts; o->name || o->key; o++)
+		if (o->key == key)
+			return o;
+	return NULL;
+}
+
+/*
+ * argp reports an unknown option or a missing value in two lines naming the
+ * binary's full path and exits 64: check options first, one line each.
+ * argp's own --help, --usage, --version (-?, -V) pass through.
+ */
+static int check_options(int argc, char **argv)
+{
+	static const char *const builtin[] = { "help", "usage", "version" };
+	const struct argp_option *o;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--"))
+			break;
+		if (a[0] != '-' || !a[1] || (a[1] >= '0' && a[1] <= '9'))
+			continue;
+		if (a[1] == '-') {
+			size_t n = strcspn(a + 2, "="), b;
+			bool known = false;
+
+			for (b = 0; b < sizeof(builtin) / sizeof(builtin[0]); b++)
+				known |= n && !strncmp(builtin[b], a + 2, n);
+			if (known)
+				continue;
+			o = find_long(a + 2, n);
+			if (!o) {
+				fprintf(stderr, "sglstat: unknown option '%s': see sglstat --help\n", a);
+				return EINVAL;
+			}
+			if (o->arg && !a[2 + n] && ++i >= argc) {
+				fprintf(stderr, "sglstat: option '--%s' needs a value (%s): see sglstat --help\n",
+					o->name, o->arg);
+				return EINVAL;
+			}
+			continue;
+		}
+		for (const char *c = a + 1; *c; c++) {
+			if (*c == '?' || *c == 'V')
+				continue;
+			o = find_short(*c);
+			if (!o) {
+				fprintf(stderr, "sglstat: unknown option '-%c': see sglstat --help\n", *c);
+				return EINVAL;
+			}
+			if (!o->arg)
+				continue;
+			if (!c[1] && ++i >= argc) {
+				fprintf(stderr, "sglstat: option '-%c' needs a value (%s): see sglstat --help\n",
+					*c, o->arg);
+				return EINVAL;
+			}
+			break;
+		}
+	}
+	return 0;
+}
+
 int sgl_parse_args(int argc, char **argv, struct sgl_env *env, unsigned int argp_flags)
 {
 	static const struct argp argp = {
@@ -285,6 +371,8 @@ int sgl_parse_args(int argc, char **argv, struct sgl_env *env, unsigned int argp
 	int err;
 
 	memset(env, 0, sizeof(*env));
+	if (check_options(argc, argv))
+		return EINVAL;
 	/* argp would take "-1" for an option: name the real problem instead */
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];

@@ -525,6 +525,7 @@ int main(int argc, char **argv)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
 	struct tracer t = {};
+	struct btf *custom_btf;
 	struct sgl_prom_meta prom_meta;
 	const char *root = sgl_sysfs_root();
 	char path[512];
@@ -551,6 +552,15 @@ int main(int argc, char **argv)
 			fprintf(stderr, "sglstat: cannot read --btf %s: %s\n", env.btf_path, strerror(errno));
 			return 1;
 		}
+		/* parse it here: libbpf would print pages and end in its own errno */
+		libbpf_set_print(NULL);
+		custom_btf = btf__parse(env.btf_path, NULL);
+		if (!custom_btf) {
+			fprintf(stderr, "sglstat: --btf %s is not a BTF file: pass this kernel's BTF (e.g. a copy of /sys/kernel/btf/vmlinux)\n",
+				env.btf_path);
+			return 1;
+		}
+		btf__free(custom_btf);
 		open_opts.btf_custom_path = env.btf_path;
 	} else if (access(path, R_OK)) {
 		fprintf(stderr, "sglstat: kernel has no BTF (%s missing): pass --btf PATH to a BTF file of this kernel\n",
@@ -598,7 +608,10 @@ int main(int argc, char **argv)
 
 	err = sglstat_bpf__load(t.skel);
 	if (err) {
-		fprintf(stderr, "sglstat: cannot load the BPF programs: %s%s\n", strerror(-err),
+		char why[128];
+
+		libbpf_strerror(err, why, sizeof(why));
+		fprintf(stderr, "sglstat: cannot load the BPF programs: %s%s\n", why,
 			env.btf_path ? "" : " (if the kernel BTF does not match, try --btf PATH)");
 		goto cleanup;
 	}
