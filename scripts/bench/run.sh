@@ -13,7 +13,9 @@ D=$TOP/docs/bench
 PARTS=${BENCH_PARTS:-"host guest-matrix guest-cost memory userspace"}
 mkdir -p "$B" "$D"
 GR=$TOP/tests/vm/guest-run
-has() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
+has() { case " $PARTS " in *" $1 "*) knobs "$1"; return 0 ;; esac; return 1; }
+# each part's table says which knobs produced it
+knobs() { env | grep -E '^(BENCH|HOST|USER)_' | grep -v '^BENCH_PARTS=' | sort | tr '\n' ' ' > "$D/$1.knobs" || true; }
 stamp() { echo "== $(date -u +%H:%M:%S) $*" >&2; }
 
 guest() { # out-name script guest-run-args...

@@ -6,8 +6,8 @@
 set -euo pipefail
 in=$1
 med() { sort -n | awk '{ a[NR] = $1 } END { print NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-echo "| queue-size | num-queues | hw queues x depth | max segments | measured prealloc cost | measured inline cost | measured saved | model saved | measured / model |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| queue-size | num-queues | hw queues x depth | max segments | measured prealloc cost | measured inline cost | measured saved | SG-entry model saved | measured / SG model | blk-mq model saved (pdu_alloc) | measured / blk-mq model |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for cfg in $(awk '{ print $2 "," $3 }' "$in" | sort -u -t, -k1.4n -k2.4n); do
 	qs=${cfg%,*} nq=${cfg#*,}
 	rows=$(awk -v q="$qs" -v n="$nq" '$2 == q && $3 == n' "$in")
@@ -17,8 +17,9 @@ for cfg in $(awk '{ print $2 "," $3 }' "$in" | sort -u -t, -k1.4n -k2.4n); do
 	geo=$(awk '{ print $7 " x " $8 }' <<<"$line")
 	maxseg=$(awk '{ print $9 }' <<<"$line")
 	model=$(cut -d' ' -f10- <<<"$line" | jq '.disks[0].full_prealloc_bytes - .disks[0].inline_bytes')
-	awk -v q="${qs#qs=}" -v n="${nq#nq=}" -v g="$geo" -v m="$maxseg" -v p="$pre" -v i="$inl" -v mo="$model" 'BEGIN {
-		printf "| %s | %s | %s | %s | %.0f | %.0f | %.0f | %.0f | %.3f |\n", q, n, g, m, p, i, p - i, mo, mo ? (p - i) / mo : 0 }'
+	pdu=$(cut -d' ' -f10- <<<"$line" | jq '.disks[0].pdu_saved_bytes // 0')
+	awk -v q="${qs#qs=}" -v n="${nq#nq=}" -v g="$geo" -v m="$maxseg" -v p="$pre" -v i="$inl" -v mo="$model" -v pd="$pdu" 'BEGIN {
+		printf "| %s | %s | %s | %s | %.0f | %.0f | %.0f | %.0f | %.3f | %.0f | %.3f |\n", q, n, g, m, p, i, p - i, mo, mo ? (p - i) / mo : 0, pd, pd ? (p - i) / pd : 0 }'
 done
 # The upstream motivation: 128 queues of depth 128, seg_max 254, no
 # scheduler (multi-queue), one flush request per queue, 32-byte entries.

@@ -4,9 +4,14 @@ set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 D=$TOP/docs/bench
 part() { # title file command note
+	local k=${2%.md}
+	[ "$k" = matrix ] && k=guest-matrix
+	[ "$k" = host-cost ] && k=host
+	[ "$k" = guest-cost ] && k=guest-cost
 	echo "## $1"
 	echo
 	echo "Command: \`$3\`"
+	[ -s "$D/$k.knobs" ] && echo "(knobs of the run shown: \`$(cat "$D/$k.knobs")\`; unset ones at their defaults)"
 	echo
 	[ -n "$4" ] && { echo "$4"; echo; }
 	if [ -s "$D/$2" ]; then cat "$D/$2"; else echo "_not run in the last \`make bench\`_"; fi
@@ -21,13 +26,11 @@ host kernel $(uname -r), guest kernel $(ls /boot/vmlinuz-6.1.* 2>/dev/null | sed
 qemu-system-x86_64 -accel tcg (software emulation: absolute guest IOPS are small and noisy;
 compare the ratios measured side by side, and mind the min..max spread, which is the noise seen).
 Configurations are interleaved (rotated order per round), medians are reported.
-Knobs of this run: $(env | grep -E '^(BENCH|HOST|USER)_' | sort | tr '\n' ' ' || true)(unset ones are at the
-defaults of scripts/bench/run.sh and the guest scripts).
 
 HDR
 part "Upstream fio matrix in the guest: prealloc vs inline 2 vs tuned" matrix.md \
 	"BENCH_PARTS=guest-matrix make bench" \
-	"IOPS median (min..max) over BENCH_ROUNDS rounds; ratio = configuration / prealloc. Plots: [SVG](bench/matrix.svg), [PNG](bench/matrix.png). The tuned inline count is what \`sglstat tune\` recommended for a mix of the matrix's block sizes: $(cat "$TOP/build/bench/matrix/tuned.txt" 2>/dev/null || echo unknown)."
+	"IOPS median (min..max) over BENCH_ROUNDS rounds; ratio = configuration / prealloc. Plots: [SVG](bench/matrix.svg), [PNG](bench/matrix.png). The tuned inline count: $(cat "$TOP/build/bench/matrix/tuned.txt" 2>/dev/null || echo unknown), $(grep -q BENCH_TUNED= "$D/guest-matrix.knobs" 2>/dev/null && echo "given by BENCH_TUNED" || echo "what \`sglstat tune\` recommended for a mix of the matrix's block sizes")."
 part "Memory saved per device: measured vs model" memory.md "BENCH_PARTS=memory make bench" \
 	"Measured: MemFree drop when loading the driver (caches dropped), median over rounds. Model: \`sglstat memory\` (full preallocation minus inline arrays)."
 part "Instrumentation cost on the host (stock mode, /dev/vda, O_DIRECT file reads)" host-cost.md \
