@@ -38,3 +38,29 @@ hmp() {
 	cat "$f.rep" 2>/dev/null
 	rm -f "$f.rep"
 }
+
+# meminfo_settled: "MemFree Slab" in KiB from /proc/meminfo, page cache and
+# reclaimable slab dropped first, so that memory tests compare like with like
+meminfo_settled() {
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	sleep 1
+	echo 3 > /proc/sys/vm/drop_caches
+	awk '/^MemFree:/ { f = $2 } /^Slab:/ { s = $2 } END { print f, s }' /proc/meminfo
+}
+
+# sgpool_bytes N I: what sg_alloc_table_chained() takes from sg_pool for N
+# segments with I inline entries, restated from lib/sg_pool.c in shell so
+# that tests have an oracle independent of include/sgl_model.h (N <= I with
+# I >= 1 never allocates: sg_pool tests that before it drops a 1-entry chunk)
+sgpool_ents() { p=8; while [ "$p" -lt "$1" ] && [ "$p" -lt 128 ]; do p=$((p * 2)); done; echo "$p"; }
+sgpool_bytes() {
+	n=$1 i=$2
+	if [ "$n" -eq 0 ] || { [ "$i" -ge 1 ] && [ "$n" -le "$i" ]; }; then echo 0; return; fi
+	left=$n
+	[ "$i" -gt 1 ] && left=$((n - (i - 1)))
+	if [ "$left" -le 128 ]; then echo $(($(sgpool_ents "$left") * 32)); return; fi
+	full=$(((left - 128 + 126) / 127))
+	left=$((left - full * 127))
+	echo $(((full * 128 + $(sgpool_ents "$left")) * 32))
+}

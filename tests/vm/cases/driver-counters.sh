@@ -12,21 +12,7 @@ REPS=3				# requests per direction and size
 
 command -v segbuf >/dev/null || { skip driver-counters "segbuf helper not built"; exit 0; }
 
-# What sg_alloc_table_chained() takes from sg_pool for N segments with I
-# inline entries (include/sgl_model.h, except that N <= I with I >= 1 never
-# allocates: lib/sg_pool.c tests that before it drops a 1-entry chunk).
-pool() { p=8; while [ "$p" -lt "$1" ] && [ "$p" -lt 128 ]; do p=$((p * 2)); done; echo "$p"; }
-model_bytes() {
-	n=$1 i=$2
-	if [ "$n" -eq 0 ] || { [ "$i" -ge 1 ] && [ "$n" -le "$i" ]; }; then echo 0; return; fi
-	left=$n
-	[ "$i" -gt 1 ] && left=$((n - (i - 1)))
-	if [ "$left" -le 128 ]; then echo $(($(pool "$left") * 32)); return; fi
-	full=$(((left - 128 + 126) / 127))
-	left=$((left - full * 127))
-	echo $(((full * 128 + $(pool "$left")) * 32))
-}
-chained() { [ "$(model_bytes "$1" "$2")" -gt 0 ]; }
+chained() { [ "$(sgpool_bytes "$1" "$2")" -gt 0 ]; }
 
 for mode in inline_sg_cnt=2 inline_sg_cnt=0 inline_sg_cnt=1 inline_sg_cnt=4 prealloc=1; do
 	sgl_unload 2>/dev/null
@@ -62,7 +48,7 @@ for mode in inline_sg_cnt=2 inline_sg_cnt=0 inline_sg_cnt=1 inline_sg_cnt=4 prea
 	echo 0 > /sys/block/$D/sgl/chained_bytes_peak
 	check_eq "peak-reset/$mode" 0 "$(sgl_get $D chained_bytes_peak)"
 	segbuf write $DEV 200 1 2048
-	check_eq "peak-200-segs/$mode" "$(model_bytes 200 "$inl")" "$(sgl_get $D chained_bytes_peak)"
+	check_eq "peak-200-segs/$mode" "$(sgpool_bytes 200 "$inl")" "$(sgl_get $D chained_bytes_peak)"
 
 	# the tracepoints see the same numbers
 	if [ -d $T/events/virtio_blk_sgl ]; then
@@ -78,11 +64,11 @@ for mode in inline_sg_cnt=2 inline_sg_cnt=0 inline_sg_cnt=1 inline_sg_cnt=4 prea
 		echo "$s" >> "$OUT/trace-$mode.txt"
 		echo "$c" >> "$OUT/trace-$mode.txt"
 		case $s in
-		*"inline=$inl chained=$want_c chained_bytes=$(model_bytes 16 "$inl") err=0 retry=0 setup_ns="[1-9]*) pass "trace-setup/$mode" ;;
+		*"inline=$inl chained=$want_c chained_bytes=$(sgpool_bytes 16 "$inl") err=0 retry=0 setup_ns="[1-9]*) pass "trace-setup/$mode" ;;
 		*) fail "trace-setup/$mode" "got '$s'" ;;
 		esac
 		case $c in
-		*"chained=$want_c chained_bytes=$(model_bytes 16 "$inl") vstatus=0 blk_status=0"*) pass "trace-complete/$mode" ;;
+		*"chained=$want_c chained_bytes=$(sgpool_bytes 16 "$inl") vstatus=0 blk_status=0"*) pass "trace-complete/$mode" ;;
 		*) fail "trace-complete/$mode" "got '$c'" ;;
 		esac
 	else

@@ -9,13 +9,6 @@
 # case really exercises the packing).  See docs/DRIVER.md.
 ROUNDS=3
 
-meminfo() { # -> "MemFree Slab" in KiB, caches dropped
-	sync
-	echo 3 > /proc/sys/vm/drop_caches
-	sleep 1
-	echo 3 > /proc/sys/vm/drop_caches
-	awk '/^MemFree:/ { f = $2 } /^Slab:/ { s = $2 } END { print f, s }' /proc/meminfo
-}
 sysfs_sum() { # FILE -> sum over the disks, bytes
 	t=0
 	for d in $(sgl_disks); do t=$((t + $(sgl_get "$d" "$1"))); done
@@ -28,12 +21,12 @@ diffs="" pdu_pred=0 pdu_pp_inl=none-inline pdu_in_pre=none-prealloc sg_pred=1 ma
 r=0
 while [ $r -lt $ROUNDS ]; do
 	for mode in inline_sg_cnt=2 prealloc=1; do
-		set -- $(meminfo)
+		set -- $(meminfo_settled)
 		free0=$1 slab0=$2
 		sgl_load "$mode" || { fail "load/$mode" "insmod failed"; exit 0; }
 		sleep 1
 		s=$(sysfs_sum sg_prealloc_bytes) p=$(sysfs_sum pdu_alloc_bytes) pp=$(sysfs_sum pdu_alloc_bytes_prealloc)
-		set -- $(meminfo)
+		set -- $(meminfo_settled)
 		cost=$(((free0 - $1) * 1024))
 		echo "round $r $mode: cost ${cost} B (slab +$((($2 - slab0) * 1024)) B), sg_prealloc_bytes $s," \
 			"sg_full_prealloc_bytes $(sysfs_sum sg_full_prealloc_bytes), pdu_alloc_bytes $p, pdu_alloc_bytes_prealloc $pp," \
@@ -77,11 +70,11 @@ if grep -qw mq-deadline /sys/block/vsgla/queue/scheduler; then
 	r=0
 	while [ $r -lt $ROUNDS ]; do
 		p0=$(sysfs_sum pdu_alloc_bytes)
-		set -- $(meminfo)
+		set -- $(meminfo_settled)
 		free0=$1
 		for d in $(sgl_disks); do echo mq-deadline > "/sys/block/$d/queue/scheduler"; done
 		p1=$(sysfs_sum pdu_alloc_bytes)
-		set -- $(meminfo)
+		set -- $(meminfo_settled)
 		cost=$(((free0 - $1) * 1024))
 		echo "sched round $r: none -> mq-deadline costs $cost B, pdu_alloc_bytes $p0 -> $p1," \
 			"nr_requests $(cat /sys/block/vsgla/queue/nr_requests), nr_requests_total $(sysfs_sum nr_requests_total)" |

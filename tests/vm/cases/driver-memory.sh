@@ -13,13 +13,6 @@
 # hold within 10% here too; driver-memory-big.sh checks it with seg_max 1022.
 ROUNDS=3
 
-meminfo() { # -> "MemFree Slab" in KiB, caches dropped
-	sync
-	echo 3 > /proc/sys/vm/drop_caches
-	sleep 1
-	echo 3 > /proc/sys/vm/drop_caches
-	awk '/^MemFree:/ { f = $2 } /^Slab:/ { s = $2 } END { print f, s }' /proc/meminfo
-}
 sysfs_sum() { # FILE -> sum over the disks, bytes
 	t=0
 	for d in $(sgl_disks); do t=$((t + $(sgl_get "$d" "$1"))); done
@@ -31,12 +24,12 @@ cost_inl=0 cost_pre=0 sys_inl=0 sys_pre=0 pdu_pred=0 pdu_pp_inl=none-inline pdu_
 r=0
 while [ $r -lt $ROUNDS ]; do
 	for mode in inline_sg_cnt=2 prealloc=1; do
-		set -- $(meminfo)
+		set -- $(meminfo_settled)
 		free0=$1 slab0=$2
 		sgl_load "$mode" || { fail "load/$mode" "insmod failed"; exit 0; }
 		sleep 1
 		s=$(sysfs_sum sg_prealloc_bytes) p=$(sysfs_sum pdu_alloc_bytes) pp=$(sysfs_sum pdu_alloc_bytes_prealloc)
-		set -- $(meminfo)
+		set -- $(meminfo_settled)
 		cost=$(((free0 - $1) * 1024))
 		echo "round $r $mode: cost ${cost} B (slab +$((($2 - slab0) * 1024)) B), sg_prealloc_bytes $s," \
 			"pdu_alloc_bytes $p, pdu_alloc_bytes_prealloc $pp," \

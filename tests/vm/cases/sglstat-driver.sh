@@ -17,17 +17,6 @@ for t in sglstat segbuf jq; do
 done
 [ -d /sys/block/$D/sgl ] || { fail prereq "no /sys/block/$D/sgl"; exit 0; }
 
-pool() { p=8; while [ "$p" -lt "$1" ] && [ "$p" -lt 128 ]; do p=$((p * 2)); done; echo "$p"; }
-model_bytes() {
-	n=$1 i=$2
-	if [ "$n" -eq 0 ] || { [ "$i" -ge 1 ] && [ "$n" -le "$i" ]; }; then echo 0; return; fi
-	left=$n
-	[ "$i" -gt 1 ] && left=$((n - (i - 1)))
-	if [ "$left" -le 128 ]; then echo $(($(pool "$left") * 32)); return; fi
-	full=$(((left - 128 + 126) / 127))
-	left=$((left - full * 127))
-	echo $(((full * 128 + $(pool "$left")) * 32))
-}
 
 # counters NAME: snapshot of the driver's counters into $OUT/NAME.sysfs
 counters() {
@@ -90,7 +79,7 @@ check_eq "model-mismatch" 0 "$(j drv .disks[0].total.model_mismatch)"
 exp_lin="" exp_log="" bytes=0 nch=0
 for n in $NS; do
 	if [ "$n" -le 128 ]; then exp_lin="$exp_lin,[$n,$REPS]"; else exp_log="[128,256,$REPS]"; fi
-	b=$(model_bytes "$n" "$inl")
+	b=$(sgpool_bytes "$n" "$inl")
 	bytes=$((bytes + b * REPS))
 	[ "$b" -gt 0 ] && nch=$((nch + REPS))
 done

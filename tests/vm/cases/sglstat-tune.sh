@@ -96,7 +96,7 @@ tab_2=$(jq "[.disks[] | .rows[] | select(.n == 2) | .inline_bytes] | add" "$OUT/
 sgl_unload
 
 # ---- 3. memory: MemFree drop loading with N vs with 2
-meminfo() { sync; echo 3 > /proc/sys/vm/drop_caches; sleep 1; echo 3 > /proc/sys/vm/drop_caches; awk '/^MemFree:/ { print $2 }' /proc/meminfo; }
+meminfo() { set -- $(meminfo_settled); echo "$1"; }	# MemFree only
 cost_n=0 cost_2=0 sys_n=0 sys_2=0 r=0
 while [ $r -lt $ROUNDS ]; do
 	for mode in "$N" 2; do
