@@ -170,6 +170,9 @@ fio_ok resize-io-at-new-end $D0 --rw=write --bs=64k --size=1M --offset=94M --iod
 # --- slow device: the timeout handler waits, nothing fails -------------------
 S=$D6
 echo 1000 > /sys/block/$S/queue/io_timeout
+# no merging: 16 separate requests at 4 IOPS keep the last ones waiting ~4 s,
+# past the 1 s timeout (merged, they could finish inside it)
+echo 2 > /sys/block/$S/queue/nomerges
 dmesg -c >/dev/null
 fio_ok slow-io-completes $S --rw=randwrite --bs=4k --size=64k --iodepth=16
 if dmesg | grep -q 'timed out after'; then pass slow-io-timeout-reported; else
