@@ -27,6 +27,12 @@ sgl_get() { cat "/sys/block/$1/sgl/$2"; }
 # for workloads without fsync.
 blk_ios() { awk '{ print $1 + $5 + $12 + $16 }' "/sys/block/$1/stat"; }
 
+# json_last FILE: the last complete report in FILE while a running
+# `sglstat -j` appends to it.  A report is more than one write(2) (about
+# 20 kB with --cumulative), so a reader can catch the file's last line half
+# written: jq then prints the line before and fails on the torn one.
+json_last() { tail -n 2 "$1" | jq -c . 2>/dev/null | tail -1; }
+
 # hmp "COMMAND": run a QEMU monitor command on the host; prints its reply.
 HMP_SEQ=0
 hmp() {

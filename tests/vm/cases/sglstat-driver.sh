@@ -41,7 +41,7 @@ start_sglstat() {
 stop_sglstat() { eval "kill -INT \$PID_$1; wait \$PID_$1"; }
 
 # j NAME FILTER: jq on the last report of NAME
-j() { tail -1 "$OUT/$1.json" | jq -c "$2"; }
+j() { json_last "$OUT/$1.json" | jq -c "$2"; }
 # sum of a counter over all ops but "other" (the driver does not count GET_ID)
 SUM='[.disks[0].ops | to_entries[] | select(.key != "other") | .value.%s] | add'
 js() { j "$1" "$(printf "$SUM" "$2")"; }

@@ -20,7 +20,7 @@ grep -q '^Tracing' "$OUT/hp.err" || { fail start "$(cat "$OUT/hp.err")"; exit 0;
 sel='.disks[] | select(.name == "vsgla")'
 # REQ: requests of vsgla (all ops but the driver-internal "other") in a report line
 REQ="[$sel | .ops | to_entries[] | select(.key != \"other\") | .value.requests] | add"
-line() { tail -1 "$OUT/hp.json" | jq -c "$1"; }
+line() { json_last "$OUT/hp.json" | jq -c "$1"; }
 
 sleep 1.5
 check_eq "present-at-start" true "$(line "[$sel | .present][0]")"

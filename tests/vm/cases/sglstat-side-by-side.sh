@@ -50,7 +50,7 @@ m1=$(sgl_get $D requests_mapped)
 check_eq "stock-exit" 0 "$rs"
 check_eq "driver-exit" 0 "$rd"
 
-j() { tail -1 "$OUT/$1.json" | jq -c "$2"; }
+j() { json_last "$OUT/$1.json" | jq -c "$2"; }
 for op in read write flush discard; do
 	for f in requests completions chained chained_bytes bytes segments seg_hist seg_hist_log2; do
 		check_eq "$op-$f" "$(j drv .disks[0].ops.$op.$f)" "$(j stock .disks[0].ops.$op.$f)"
