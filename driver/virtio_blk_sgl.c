@@ -146,6 +146,118 @@ module_param_cb(fail_chain_percent, &vsgl_percent_ops, &fail_chain_percent,
 MODULE_PARM_DESC(fail_chain_percent,
 		 "Failure injection: fail chained SG allocations with this probability (0..100)");
 
+/*
+ * Testing only: replace device config values at probe, so that the tests can
+ * play a buggy or hostile device that QEMU will not emulate.  An override
+ * makes the field present even when the device does not offer its feature.
+ */
+enum vsgl_cfg_field {
+	VSGL_CFG_capacity,
+	VSGL_CFG_seg_max,
+	VSGL_CFG_size_max,
+	VSGL_CFG_blk_size,
+	VSGL_CFG_num_queues,
+	VSGL_CFG_NR,
+};
+
+static const char * const vsgl_cfg_names[VSGL_CFG_NR] = {
+	[VSGL_CFG_capacity]	= "capacity",
+	[VSGL_CFG_seg_max]	= "seg_max",
+	[VSGL_CFG_size_max]	= "size_max",
+	[VSGL_CFG_blk_size]	= "blk_size",
+	[VSGL_CFG_num_queues]	= "num_queues",
+};
+
+static struct {
+	unsigned long set;		/* bit per enum vsgl_cfg_field */
+	u64 val[VSGL_CFG_NR];
+} vsgl_test_cfg;
+
+static char vsgl_test_cfg_str[128];
+
+static int vsgl_set_test_config(const char *val, const struct kernel_param *kp)
+{
+	char buf[sizeof(vsgl_test_cfg_str)], *rest = buf, *item;
+	unsigned long set = 0;
+	u64 vals[VSGL_CFG_NR];
+	int i;
+
+	if (strscpy(buf, val, sizeof(buf)) < 0)
+		goto bad;
+	while ((item = strsep(&rest, ",")) != NULL) {
+		char *eq = strchr(item, '=');
+
+		if (!*item)
+			continue;
+		if (!eq)
+			goto bad;
+		*eq = '\0';
+		for (i = 0; i < VSGL_CFG_NR; i++)
+			if (!strcmp(item, vsgl_cfg_names[i]))
+				break;
+		if (i == VSGL_CFG_NR || kstrtou64(eq + 1, 0, &vals[i]))
+			goto bad;
+		set |= BIT(i);
+	}
+	for (i = 0; i < VSGL_CFG_NR; i++)
+		vsgl_test_cfg.val[i] = set & BIT(i) ? vals[i] : 0;
+	vsgl_test_cfg.set = set;
+	strscpy(vsgl_test_cfg_str, val, sizeof(vsgl_test_cfg_str));
+	return 0;
+bad:
+	pr_err("%s=%s is invalid: expected FIELD=VALUE[,...] with FIELD one of capacity, seg_max, size_max, blk_size, num_queues\n",
+	       kp->name, val);
+	return -EINVAL;
+}
+
+static const struct kernel_param_ops vsgl_test_cfg_ops = {
+	.set = vsgl_set_test_config,
+	.get = param_get_string,
+};
+
+static struct kparam_string vsgl_test_cfg_kps = {
+	.maxlen = sizeof(vsgl_test_cfg_str),
+	.string = vsgl_test_cfg_str,
+};
+module_param_cb(test_config, &vsgl_test_cfg_ops, &vsgl_test_cfg_kps, 0444);
+MODULE_PARM_DESC(test_config,
+		 "Testing only: override device config values, e.g. seg_max=0,blk_size=3");
+
+static bool vsgl_cfg_overridden(struct virtio_device *vdev, enum vsgl_cfg_field f,
+				u64 *val)
+{
+	if (!(vsgl_test_cfg.set & BIT(f)))
+		return false;
+	dev_warn(&vdev->dev, "test_config: %s overridden to %llu\n",
+		 vsgl_cfg_names[f], vsgl_test_cfg.val[f]);
+	*val = vsgl_test_cfg.val[f];
+	return true;
+}
+
+/* virtio_cread_feature() / virtio_cread() with the test_config override */
+#define vsgl_cread_feature(vdev, fbit, field, ptr)				\
+	({									\
+		u64 __v;							\
+		int __r;							\
+		if (vsgl_cfg_overridden(vdev, VSGL_CFG_##field, &__v)) {	\
+			*(ptr) = (typeof(*(ptr)))__v;				\
+			__r = 0;						\
+		} else {							\
+			__r = virtio_cread_feature(vdev, fbit,			\
+				struct virtio_blk_config, field, ptr);		\
+		}								\
+		__r;								\
+	})
+
+#define vsgl_cread(vdev, field, ptr)						\
+	do {									\
+		u64 __v;							\
+		if (vsgl_cfg_overridden(vdev, VSGL_CFG_##field, &__v))	\
+			*(ptr) = (typeof(*(ptr)))__v;				\
+		else								\
+			virtio_cread(vdev, struct virtio_blk_config, field, ptr); \
+	} while (0)
+
 /* ---------------------------------------------------------------------- */
 /* Data structures                                                         */
 
@@ -1196,7 +1308,7 @@ static sector_t vsgl_read_capacity(struct vsgl_dev *vblk)
 	u64 max = MAX_LFS_FILESIZE >> SECTOR_SHIFT;
 	u64 cap;
 
-	virtio_cread(vblk->vdev, struct virtio_blk_config, capacity, &cap);
+	vsgl_cread(vblk->vdev, capacity, &cap);
 	if (cap > max) {
 		dev_warn(&vblk->vdev->dev,
 			 "capacity %llu sectors is too large, using %llu\n",
@@ -1251,8 +1363,7 @@ static unsigned int vsgl_num_queues(struct virtio_device *vdev)
 	unsigned int limit = num_request_queues ?: nr_cpu_ids;
 	u16 n = 1;
 
-	if (!virtio_cread_feature(vdev, VIRTIO_BLK_F_MQ,
-				  struct virtio_blk_config, num_queues, &n) &&
+	if (!vsgl_cread_feature(vdev, VIRTIO_BLK_F_MQ, num_queues, &n) &&
 	    !n) {
 		/* requestq1 always exists (virtio 1.2, 5.2.2). */
 		dev_warn(&vdev->dev, "device reports 0 queues, using 1\n");
@@ -1321,8 +1432,7 @@ static unsigned int vsgl_max_segments(struct vsgl_dev *vblk)
 
 	limit = min3(ring > 2 ? ring - 2 : 1U, (unsigned int)SG_MAX_SEGMENTS,
 		     VSGL_INLINE_MAX);
-	if (virtio_cread_feature(vblk->vdev, VIRTIO_BLK_F_SEG_MAX,
-				 struct virtio_blk_config, seg_max, &segs) ||
+	if (vsgl_cread_feature(vblk->vdev, VIRTIO_BLK_F_SEG_MAX, seg_max, &segs) ||
 	    !segs)
 		segs = 1;
 	if (segs > limit) {
@@ -1394,8 +1504,7 @@ static int vsgl_set_limits(struct vsgl_dev *vblk)
 	blk_queue_max_hw_sectors(q, UINT_MAX);
 
 	max_size = min_t(size_t, virtio_max_dma_size(vdev), UINT_MAX);
-	if (!virtio_cread_feature(vdev, VIRTIO_BLK_F_SIZE_MAX,
-				  struct virtio_blk_config, size_max, &v)) {
+	if (!vsgl_cread_feature(vdev, VIRTIO_BLK_F_SIZE_MAX, size_max, &v)) {
 		if (!v)
 			dev_info(&vdev->dev, "ignoring size_max 0\n");
 		else
@@ -1409,8 +1518,7 @@ static int vsgl_set_limits(struct vsgl_dev *vblk)
 	}
 	blk_queue_max_segment_size(q, max_size);
 
-	if (!virtio_cread_feature(vdev, VIRTIO_BLK_F_BLK_SIZE,
-				  struct virtio_blk_config, blk_size, &v)) {
+	if (!vsgl_cread_feature(vdev, VIRTIO_BLK_F_BLK_SIZE, blk_size, &v)) {
 		if (!is_power_of_2(v) || v < SECTOR_SIZE || v > PAGE_SIZE) {
 			dev_err(&vdev->dev,
 				"unsupported block size %u (needs a power of two in 512..%lu)\n",
@@ -1622,11 +1730,18 @@ static int vsgl_probe(struct virtio_device *vdev)
 
 out_reset:
 	virtio_reset_device(vdev);
+	flush_work(&vblk->config_work);
 out_disk:
 	put_disk(vblk->disk);
 out_tags:
 	blk_mq_free_tag_set(&vblk->tag_set);
 out_del_vqs:
+	/*
+	 * The core does not reset a device whose probe failed: without this,
+	 * its queues stay enabled and the next probe (another driver, or this
+	 * one reloaded) fails in find_vqs with -ENOENT.
+	 */
+	virtio_reset_device(vdev);
 	vdev->config->del_vqs(vdev);
 out_vqs:
 	kfree(vblk->vqs);

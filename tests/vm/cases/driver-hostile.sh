@@ -1,0 +1,131 @@
+# guest-run-args: --disks 1 --disk-size 32M --smp 2 --no-module --timeout 420 --disk-props "num-queues=2"
+# A buggy or hostile device's config values, played through the driver's
+# testing-only test_config parameter (QEMU will not offer them): each load
+# must either refuse the device with one log line or clamp the value with
+# one, never crash, warn or hang (guest-run fails the boot on any Oops,
+# BUG or WARNING), and a disk that comes up must serve verified I/O.
+for t in fio; do
+	command -v $t >/dev/null || { skip prereq "$t not on PATH"; exit 0; }
+done
+
+logged() { dmesg | grep -q "$1"; }
+# up NAME CONFIG: load with test_config=CONFIG; the disk must come up
+up() {
+	dmesg -c >/dev/null
+	if ! sgl_load "test_config=$2"; then
+		fail "$1/load" "insmod test_config=$2 failed: $(dmesg | tail -1)"
+		return 1
+	fi
+	check "$1/override-logged" logged "test_config: .* overridden to"
+	D=$(sgl_disks | head -1)
+	[ -n "$D" ] || { fail "$1/disk-up" "no disk: $(dmesg | grep virtio_blk_sgl | tail -1)"; sgl_unload; return 1; }
+}
+# verify NAME BSRANGE: write + crc32c verify on $D, no I/O errors
+verify() {
+	if fio --name="$1" --filename="/dev/$D" --direct=1 --ioengine=libaio --rw=randwrite \
+		--bsrange="$2" --size=4M --iodepth=8 --verify=crc32c --verify_fatal=1 \
+		--output-format=terse >"$OUT/fio-$1.txt" 2>&1; then
+		pass "$1/verify"
+	else
+		fail "$1/verify" "$(grep -m1 -i error "$OUT/fio-$1.txt")"
+	fi
+	check_eq "$1/no-io-errors" 0 "$(sgl_get "$D" io_errors)"
+}
+down() { sgl_unload || fail "$1/unload" "rmmod failed"; }
+
+# bad parameter strings: refused at load with one line
+for bad in bogus=1 seg_max seg_max=x; do
+	dmesg -c >/dev/null
+	if sgl_load "test_config=$bad" 2>/dev/null; then
+		fail "param-$bad" "loaded"; sgl_unload
+	else
+		check "param-$bad-refused" logged "test_config=$bad is invalid"
+	fi
+done
+
+# seg_max 0: one segment per request (the block layer splits)
+if up seg-max-0 seg_max=0; then
+	check_eq seg-max-0/max-segments 1 "$(cat /sys/block/$D/queue/max_segments)"
+	verify seg-max-0 4k-256k
+	down seg-max-0
+fi
+# seg_max 2^32-1: clamped to what the ring allows
+if up seg-max-huge seg_max=4294967295; then
+	check seg-max-huge/clamp-logged logged "seg_max 4294967295 exceeds what the queue allows"
+	m=$(cat /sys/block/$D/queue/max_segments)
+	check "seg-max-huge/max-segments-below-ring ($m)" [ "$m" -ge 1 -a "$m" -le 254 ]
+	verify seg-max-huge 4k-1m
+	down seg-max-huge
+fi
+# num_queues 0: requestq1 always exists, use one
+if up queues-0 num_queues=0; then
+	check queues-0/logged logged "device reports 0 queues, using 1"
+	check_eq queues-0/nr-hw-queues 1 "$(sgl_get "$D" nr_hw_queues)"
+	verify queues-0 4k-64k
+	down queues-0
+fi
+# num_queues 65535: no more than the vCPUs (the device has 2 queues: only
+# those are found; a find_vqs failure must refuse the disk cleanly)
+dmesg -c >/dev/null
+if sgl_load test_config=num_queues=65535; then
+	D=$(sgl_disks | head -1)
+	if [ -n "$D" ]; then
+		check_eq queues-huge/nr-hw-queues 2 "$(sgl_get "$D" nr_hw_queues)"
+		verify queues-huge 4k-64k
+	else
+		pass "queues-huge/refused ($(dmesg | grep virtio_blk_sgl | tail -1))"
+	fi
+	down queues-huge
+else
+	fail queues-huge/load "insmod failed"
+fi
+# blk_size: not a power of two, 0, above a page: the device is refused
+for v in 3 0 8192 4294967295; do
+	dmesg -c >/dev/null
+	if sgl_load "test_config=blk_size=$v"; then
+		check_eq "blk-size-$v/no-disk" "" "$(sgl_disks)"
+		check "blk-size-$v/logged" logged "unsupported block size $v"
+		down "blk-size-$v"
+	else
+		fail "blk-size-$v/load" "insmod failed (the driver must load and refuse only the device)"
+	fi
+done
+# blk_size 4096 is legal: 4 KiB logical blocks
+if up blk-size-4096 blk_size=4096; then
+	check_eq blk-size-4096/logical-block-size 4096 "$(cat /sys/block/$D/queue/logical_block_size)"
+	verify blk-size-4096 4k-128k
+	down blk-size-4096
+fi
+# size_max 0 is ignored; size_max 1 is raised to a page
+if up size-max-0 size_max=0; then
+	check size-max-0/logged logged "ignoring size_max 0"
+	verify size-max-0 4k-256k
+	down size-max-0
+fi
+if up size-max-1 size_max=1; then
+	check size-max-1/logged logged "segment size limit 1 raised to 4096"
+	check_eq size-max-1/max-segment-size 4096 "$(cat /sys/block/$D/queue/max_segment_size)"
+	verify size-max-1 4k-256k
+	down size-max-1
+fi
+# all of it at once
+if up combined seg_max=0,size_max=1,blk_size=4096,num_queues=0; then
+	check_eq combined/max-segments 1 "$(cat /sys/block/$D/queue/max_segments)"
+	verify combined 4k-64k
+	down combined
+fi
+# capacity: 0 gives an empty disk; 2^64-1 sectors is clamped, and reads
+# past the real image end fail as I/O errors, not as a crash
+if up capacity-0 capacity=0; then
+	check_eq capacity-0/size 0 "$(cat /sys/block/$D/size)"
+	down capacity-0
+fi
+if up capacity-huge capacity=18446744073709551615; then
+	check capacity-huge/logged logged "capacity 18446744073709551615 sectors is too large"
+	sz=$(cat /sys/block/$D/size)
+	check "capacity-huge/size-clamped ($sz)" [ "$sz" -gt $((1 << 40)) ]
+	check capacity-huge/read-start dd if=/dev/$D of=/dev/null bs=4k count=1 iflag=direct
+	dd if=/dev/$D of=/dev/null bs=4k count=1 skip=$((1 << 30)) iflag=direct 2>/dev/null
+	pass "capacity-huge/read-past-image-end-survived (dd rc $?)"
+	down capacity-huge
+fi
