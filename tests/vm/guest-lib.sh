@@ -55,6 +55,39 @@ meminfo_settled() {
 	awk '/^MemFree:/ { f = $2 } /^Slab:/ { s = $2 } END { print f, s }' /proc/meminfo
 }
 
+# sysfs_sum FILE: /sys/block/*/sgl/FILE summed over our disks
+sysfs_sum() {
+	_t=0
+	for _d in $(sgl_disks); do _t=$((_t + $(sgl_get "$_d" "$1"))); done
+	echo $_t
+}
+# mem_load_cost PARAM: load the driver with PARAM (e.g. prealloc=1) and
+# measure what it took (settled MemFree before and after, bytes) into
+# MEM_COST; the driver's own figures, summed over its disks, into MEM_SG
+# (sg_prealloc_bytes), MEM_SG_FULL (sg_full_prealloc_bytes), MEM_PDU
+# (pdu_alloc_bytes) and MEM_PDU_PRE (pdu_alloc_bytes_prealloc).  Appends one
+# line to $OUT/memory.txt; the driver stays loaded.  Fails when insmod does.
+mem_load_cost() {
+	set -- "$1" $(meminfo_settled)
+	_free0=$2 _slab0=$3
+	sgl_load "$1" || return 1
+	sleep 1
+	MEM_SG=$(sysfs_sum sg_prealloc_bytes) MEM_SG_FULL=$(sysfs_sum sg_full_prealloc_bytes)
+	MEM_PDU=$(sysfs_sum pdu_alloc_bytes) MEM_PDU_PRE=$(sysfs_sum pdu_alloc_bytes_prealloc)
+	set -- "$1" $(meminfo_settled)
+	MEM_COST=$(((_free0 - $2) * 1024))
+	echo "$1: cost $MEM_COST B (slab +$((($3 - _slab0) * 1024)) B), sg_prealloc_bytes $MEM_SG," \
+		"sg_full_prealloc_bytes $MEM_SG_FULL, pdu_alloc_bytes $MEM_PDU, pdu_alloc_bytes_prealloc $MEM_PDU_PRE," \
+		"nr_requests_total $(sysfs_sum nr_requests_total), max_segments $(sgl_get vsgla max_segments)" |
+		tee -a "$OUT/memory.txt"
+}
+# within_10pct MEASURED PREDICTED: |MEASURED - PREDICTED| <= PREDICTED / 10
+within_10pct() {
+	_dev=$(($1 - $2))
+	[ $_dev -lt 0 ] && _dev=$((-_dev))
+	[ $((_dev * 10)) -le "$2" ]
+}
+
 # sgpool_bytes N I: what sg_alloc_table_chained() takes from sg_pool for N
 # segments with I inline entries, restated from lib/sg_pool.c in shell so
 # that tests have an oracle independent of include/sgl_model.h (N <= I with

@@ -9,11 +9,6 @@
 # case really exercises the packing).  See docs/DRIVER.md.
 ROUNDS=3
 
-sysfs_sum() { # FILE -> sum over the disks, bytes
-	t=0
-	for d in $(sgl_disks); do t=$((t + $(sgl_get "$d" "$1"))); done
-	echo $t
-}
 median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 sgl_unload
@@ -21,24 +16,15 @@ diffs="" pdu_pred=0 pdu_pp_inl=none-inline pdu_in_pre=none-prealloc sg_pred=1 ma
 r=0
 while [ $r -lt $ROUNDS ]; do
 	for mode in inline_sg_cnt=2 prealloc=1; do
-		set -- $(meminfo_settled)
-		free0=$1 slab0=$2
-		sgl_load "$mode" || { fail "load/$mode" "insmod failed"; exit 0; }
-		sleep 1
-		s=$(sysfs_sum sg_prealloc_bytes) p=$(sysfs_sum pdu_alloc_bytes) pp=$(sysfs_sum pdu_alloc_bytes_prealloc)
-		set -- $(meminfo_settled)
-		cost=$(((free0 - $1) * 1024))
-		echo "round $r $mode: cost ${cost} B (slab +$((($2 - slab0) * 1024)) B), sg_prealloc_bytes $s," \
-			"sg_full_prealloc_bytes $(sysfs_sum sg_full_prealloc_bytes), pdu_alloc_bytes $p, pdu_alloc_bytes_prealloc $pp," \
-			"nr_requests_total $(sysfs_sum nr_requests_total), max_segments $(sgl_get vsgla max_segments)" |
-			tee -a "$OUT/memory.txt"
+		printf "round %s " $r >>"$OUT/memory.txt"
+		mem_load_cost "$mode" || { fail "load/$mode" "insmod failed"; exit 0; }
 		if [ "$mode" = prealloc=1 ]; then
-			diffs="$diffs $((cost - cost_inl))"
-			pdu_in_pre=$p
+			diffs="$diffs $((MEM_COST - cost_inl))"
+			pdu_in_pre=$MEM_PDU
 		else
-			cost_inl=$cost
-			pdu_pred=$((pp - p)) pdu_pp_inl=$pp
-			sg_pred=$(($(sysfs_sum sg_full_prealloc_bytes) - s))
+			cost_inl=$MEM_COST
+			pdu_pred=$((MEM_PDU_PRE - MEM_PDU)) pdu_pp_inl=$MEM_PDU_PRE
+			sg_pred=$((MEM_SG_FULL - MEM_SG))
 			maxseg=$(sgl_get vsgla max_segments)
 		fi
 		sgl_unload
@@ -54,9 +40,7 @@ check_eq "big-seg-max-1022" 1022 "$maxseg"
 check "big-signal-large" [ "$pdu_pred" -gt $((64 << 20)) ]
 # the prealloc figure read in inline mode is what prealloc mode then reports
 check_eq "big-pdu-prealloc-consistent" "$pdu_pp_inl" "$pdu_in_pre"
-dev=$((measured - pdu_pred))
-[ $dev -lt 0 ] && dev=$((-dev))
-check "big-memory-matches-pdu-alloc-10pct" [ $((dev * 10)) -le "$pdu_pred" ]
+check "big-memory-matches-pdu-alloc-10pct" within_10pct "$measured" "$pdu_pred"
 # sg_prealloc_bytes alone misses the packing by far (~2x): more than 1.5x
 check "big-sg-prealloc-alone-off" [ $((measured * 2)) -gt $((sg_pred * 3)) ]
 
@@ -87,9 +71,7 @@ if grep -qw mq-deadline /sys/block/vsgla/queue/scheduler; then
 	sched_measured=$(echo "$sched_diffs" | median)
 	echo "sched: per-round$sched_diffs B; median $sched_measured B; predicted $sched_pred B" | tee -a "$OUT/memory.txt"
 	check "big-sched-signal-large" [ "$sched_pred" -gt $((16 << 20)) ]
-	dev=$((sched_measured - sched_pred))
-	[ $dev -lt 0 ] && dev=$((-dev))
-	check "big-sched-tags-match-pdu-alloc-10pct" [ $((dev * 10)) -le "$sched_pred" ]
+	check "big-sched-tags-match-pdu-alloc-10pct" within_10pct "$sched_measured" "$sched_pred"
 else
 	fail "big-sched-tags-match-pdu-alloc-10pct" "no mq-deadline: $(cat /sys/block/vsgla/queue/scheduler)"
 fi

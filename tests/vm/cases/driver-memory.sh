@@ -13,33 +13,18 @@
 # hold within 10% here too; driver-memory-big.sh checks it with seg_max 1022.
 ROUNDS=3
 
-sysfs_sum() { # FILE -> sum over the disks, bytes
-	t=0
-	for d in $(sgl_disks); do t=$((t + $(sgl_get "$d" "$1"))); done
-	echo $t
-}
-
 sgl_unload
 cost_inl=0 cost_pre=0 sys_inl=0 sys_pre=0 pdu_pred=0 pdu_pp_inl=none-inline pdu_in_pre=none-prealloc
 r=0
 while [ $r -lt $ROUNDS ]; do
 	for mode in inline_sg_cnt=2 prealloc=1; do
-		set -- $(meminfo_settled)
-		free0=$1 slab0=$2
-		sgl_load "$mode" || { fail "load/$mode" "insmod failed"; exit 0; }
-		sleep 1
-		s=$(sysfs_sum sg_prealloc_bytes) p=$(sysfs_sum pdu_alloc_bytes) pp=$(sysfs_sum pdu_alloc_bytes_prealloc)
-		set -- $(meminfo_settled)
-		cost=$(((free0 - $1) * 1024))
-		echo "round $r $mode: cost ${cost} B (slab +$((($2 - slab0) * 1024)) B), sg_prealloc_bytes $s," \
-			"pdu_alloc_bytes $p, pdu_alloc_bytes_prealloc $pp," \
-			"nr_requests_total $(sysfs_sum nr_requests_total), max_segments $(sgl_get vsgla max_segments)" |
-			tee -a "$OUT/memory.txt"
+		printf "round %s " $r >>"$OUT/memory.txt"
+		mem_load_cost "$mode" || { fail "load/$mode" "insmod failed"; exit 0; }
 		if [ "$mode" = prealloc=1 ]; then
-			cost_pre=$((cost_pre + cost)) sys_pre=$s pdu_in_pre=$p
+			cost_pre=$((cost_pre + MEM_COST)) sys_pre=$MEM_SG pdu_in_pre=$MEM_PDU
 		else
-			cost_inl=$((cost_inl + cost)) sys_inl=$s
-			pdu_pred=$((pp - p)) pdu_pp_inl=$pp
+			cost_inl=$((cost_inl + MEM_COST)) sys_inl=$MEM_SG
+			pdu_pred=$((MEM_PDU_PRE - MEM_PDU)) pdu_pp_inl=$MEM_PDU_PRE
 		fi
 		sgl_unload
 	done
@@ -50,12 +35,7 @@ predicted=$((sys_pre - sys_inl))
 measured=$(((cost_pre - cost_inl) / ROUNDS))
 echo "predicted $predicted B, measured $measured B, predicted by pdu_alloc_bytes $pdu_pred B" | tee -a "$OUT/memory.txt"
 check "memory-signal-large" [ "$predicted" -gt $((16 << 20)) ]
-# |measured - predicted| <= 10% of predicted
-dev=$((measured - predicted))
-[ $dev -lt 0 ] && dev=$((-dev))
-check "memory-matches-sysfs-10pct" [ $((dev * 10)) -le "$predicted" ]
+check "memory-matches-sysfs-10pct" within_10pct "$measured" "$predicted"
 # the same with the blk-mq packing modelled (pdu_alloc_bytes)
 check_eq "pdu-prealloc-consistent" "$pdu_pp_inl" "$pdu_in_pre"
-dev=$((measured - pdu_pred))
-[ $dev -lt 0 ] && dev=$((-dev))
-check "memory-matches-pdu-alloc-10pct" [ $((dev * 10)) -le "$pdu_pred" ]
+check "memory-matches-pdu-alloc-10pct" within_10pct "$measured" "$pdu_pred"

@@ -118,6 +118,5 @@ measured=$(((cost_n - cost_2) / ROUNDS))
 echo "predicted $predicted B (table $((tab_n - tab_2)) B), measured $measured B" | tee -a "$OUT/memory.txt"
 check "memory-signal" [ "$predicted" -gt $((4 << 20)) ]
 check_eq "table-matches-sysfs" "$predicted" "$((tab_n - tab_2))"
-dev=$((measured - predicted)); [ $dev -lt 0 ] && dev=$((-dev))
-check "memory-within-10pct" [ $((dev * 10)) -le "$predicted" ]
+check "memory-within-10pct" within_10pct "$measured" "$predicted"
 exit 0
