@@ -34,6 +34,7 @@ if has guest-matrix; then
 	stamp "guest: fio matrix, prealloc vs inline 2 vs tuned"
 	guest matrix "$TOP/scripts/bench/guest-matrix.sh" --disks 1 --disk-size 1G --smp 2 --timeout 5400
 	awk -v dat="$D/matrix.dat" -f "$TOP/scripts/bench/summarize-matrix.awk" "$B/matrix/matrix.txt" > "$D/matrix.md"
+	cp "$B/matrix/tuned.txt" "$D/matrix.tuned"
 	for t in svg png; do
 		gnuplot -e "dat='$D/matrix.dat'; out='$D/matrix.$t'; term='$t'" "$TOP/scripts/bench/plot-matrix.gp"
 	done
