@@ -2,9 +2,11 @@
 # make bench: every benchmark of docs/BENCHMARKS.md, side by side in one run.
 # Raw outputs go to build/bench/, tables and plots to docs/bench/, and
 # docs/BENCHMARKS.md is written from them (never typed in).
-# Knobs: BENCH_ROUNDS (3), BENCH_RUNTIME (3 s per fio run in the guest),
-# HOST_REPS (5), HOST_RUNTIME (10 s), BENCH_PARTS ("host guest-matrix
-# guest-cost memory userspace").
+# Knobs: BENCH_ROUNDS (3), BENCH_RUNTIME (3 s per fio run of the guest
+# matrix), BENCH_COST_REPS (5) and BENCH_COST_RUNTIME (5 s) for the guest
+# cost, HOST_REPS (5), HOST_RUNTIME (10 s), BENCH_PARTS ("host guest-matrix
+# guest-cost memory userspace").  A docs/bench/PART.note, when present, is
+# printed above that part's table (what the machine was doing meanwhile).
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$TOP/build}

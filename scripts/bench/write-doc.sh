@@ -14,6 +14,7 @@ part() { # title file command note
 	[ -s "$D/$k.knobs" ] && echo "(knobs of the run shown: \`$(cat "$D/$k.knobs")\`; unset ones at their defaults)"
 	echo
 	[ -n "$4" ] && { echo "$4"; echo; }
+	[ -s "$D/$k.note" ] && { cat "$D/$k.note"; echo; }
 	if [ -s "$D/$2" ]; then cat "$D/$2"; else echo "_not run in the last \`make bench\`_"; fi
 	echo
 }
@@ -30,7 +31,7 @@ Configurations are interleaved (rotated order per round), medians are reported.
 HDR
 part "Upstream fio matrix in the guest: prealloc vs inline 2 vs tuned" matrix.md \
 	"BENCH_PARTS=guest-matrix make bench" \
-	"IOPS median (min..max) over BENCH_ROUNDS rounds; ratio = configuration / prealloc; chained = median share of requests that needed a chained SG table (the driver's requests_chained / requests_mapped over the run; prealloc never chains). Transparent huge pages are off and guest memory is fragmented first (\`segbuf hog\`), so that fio's buffers span one physical segment per page as on a long-running host; with huge pages every request is a single segment and no configuration chains. Plots: [SVG](bench/matrix.svg), [PNG](bench/matrix.png). The tuned inline count: $(cat "$D/matrix.tuned" 2>/dev/null || echo unknown), $(grep -q BENCH_TUNED= "$D/guest-matrix.knobs" 2>/dev/null && echo "given by BENCH_TUNED" || echo "what \`sglstat tune\` recommended for a mix of the matrix's block sizes")."
+	"IOPS median (min..max) over BENCH_ROUNDS rounds; ratio = configuration / prealloc; chained = median share of requests that needed a chained SG table (the driver's requests_chained / requests_mapped over the run; prealloc never chains). Transparent huge pages are off and guest memory is fragmented first (\`segbuf hog\`), so that fio's buffers span one physical segment per page as on a long-running host; with huge pages every request is a single segment and no configuration chains. Plots: [SVG](bench/matrix.svg), [PNG](bench/matrix.png). The tuned inline count: $(sed "s/^tuned //" "$D/matrix.tuned" 2>/dev/null || echo unknown), $(grep -q BENCH_TUNED= "$D/guest-matrix.knobs" 2>/dev/null && echo "given by BENCH_TUNED" || echo "what \`sglstat tune\` recommended for a mix of the matrix's block sizes")."
 part "Memory saved per device: measured vs model" memory.md "BENCH_PARTS=memory make bench" \
 	"Measured: MemFree drop when loading the driver (caches dropped), median over rounds. Model: \`sglstat memory\` (full preallocation minus inline arrays)."
 part "Instrumentation cost on the host (stock mode, /dev/vda, O_DIRECT file reads)" host-cost.md \

@@ -133,17 +133,22 @@ if [ -n "$slow" ]; then
 	fio --name=stuck --filename=/dev/$slow --direct=1 --ioengine=libaio --rw=randwrite \
 		--bs=4k --size=1M --iodepth=16 --output-format=terse >"$OUT/fio-stuck.txt" 2>&1 &
 	fpid=$!
-	sleep 2
+	# fio may take seconds to start on a busy host: wait for the queue to fill
+	n=0
+	while set -- $(cat /sys/block/$slow/inflight) && [ $(($1 + $2)) -le 4 ] && [ $n -lt 150 ]; do
+		sleep 0.2; n=$((n + 1))
+	done
 	ls -l /dev/vsgl* /sys/block >"$OUT/stuck-devs.txt" 2>&1
-	set -- $(cat /sys/block/$slow/inflight)
 	check stuck-remove-requests-in-flight [ $(($1 + $2)) -gt 4 ]
 	t0=$(date +%s)
 	remove_under_io stuck-remove vd2 $slow $fpid 30
 	took=$(($(date +%s) - t0))
 	echo "stuck removal took ${took}s" >"$OUT/stuck.txt"
 	dmesg | grep virtio_blk_sgl >>"$OUT/stuck.txt"
-	# 16 requests at 1 IOPS would take 16 s; the kill path is faster
-	check stuck-remove-did-not-wait [ $took -lt 12 ]
+	# 16 requests at 1 IOPS would hold removal for 16 s; the timeout path
+	# stops the device and fails them instead (the time is printed, not
+	# asserted: a busy host stretches it)
+	check "stuck-remove-via-timeout-path (${took}s)" grep -q "timed out on a .* device; stopping it" "$OUT/stuck.txt"
 	kernel_clean stuck-remove-kernel-clean
 else
 	fail stuck-remove "throttled disk not found"
