@@ -21,13 +21,15 @@ SGLSTAT=${SGLSTAT:-$TOP/build/sglstat}
 FILE=${SGLSTAT_TEST_FILE:-/var/tmp/sglstat-test.dat}
 DISK=vda
 TMP=$(mktemp -d /tmp/sglstat-host.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+old_stats=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null)
+trap 'sysctl -qw kernel.bpf_stats_enabled=${old_stats:-0}; rm -rf "$TMP"' EXIT
 
 pass() { echo "PASS: $1"; }
 fail() { echo "FAIL: $1: $2"; }
 skip() { echo "SKIP: $1: $2"; }
 
 if [ "$(id -u)" != 0 ]; then skip host_stock "needs root"; exit 0; fi
+sysctl -qw kernel.bpf_stats_enabled=1 || { fail host_stock "cannot set kernel.bpf_stats_enabled"; exit 1; }
 if [ ! -x "$SGLSTAT" ]; then fail host_stock "no $SGLSTAT (build it first)"; exit 1; fi
 if ! command -v fio >/dev/null; then skip host_stock "fio not installed"; exit 0; fi
 if [ "$(basename "$(readlink -f /sys/block/$DISK/device/driver 2>/dev/null)")" != virtio_blk ]; then
@@ -49,8 +51,40 @@ sync
 
 stat_line() { cat /sys/block/$DISK/stat; }
 
+# complete_runs PID: how often the kernel ran PID's block_rq_complete
+# program (bpf_stats run_cnt).  On the 6.18 host the kernel runs it for a few
+# completions fewer than the block layer completes (0.1-2.3% seen; perf's
+# count of the tracepoint itself is complete, libbpf-tools' biolatency loses
+# the same share, and recursion_misses stays 0), so the exact lower bound for
+# sglstat's completions is what its program was given, not /sys/block/X/stat.
+complete_runs() {
+	local id ids
+	ids=$(grep -h '^prog_id:' /proc/$1/fdinfo/* 2>/dev/null | awk '{ print $2 }' | sort -u)
+	for id in $ids; do bpftool -j prog show id "$id" 2>/dev/null; echo; done | python3 -c '
+import json, sys
+n = 0
+for l in sys.stdin:
+    if l.strip():
+        p = json.loads(l)
+        if p.get("name", "").startswith("stock_complete"):
+            n += p.get("run_cnt", 0)
+print(n)'
+}
+# request-based disks other than DISK whose completions a stock program may see
+other_completions() {
+	local f n=0 a
+	for f in /sys/block/*/stat; do
+		case $f in /sys/block/$DISK/*|/sys/block/zram*) continue ;; esac
+		read -r -a a <"$f"
+		n=$((n + a[0] + a[4] + ${a[11]:-0} + ${a[14]:-0}))
+	done
+	echo $n
+}
+
 # run_case NAME BS IO_SIZE [sglstat options...]
-# leaves $TMP/NAME.json (sglstat output), $TMP/NAME.stat (S0..S3), $TMP/NAME.fio
+# leaves $TMP/NAME.json (sglstat output), $TMP/NAME.stat (S0..S3), $TMP/NAME.fio,
+# $TMP/NAME.runs (complete program run_cnt at S1 and S2, other disks' completions,
+# DISK's reads in flight at S1)
 run_case() {
 	local name=$1 bs=$2 iosize=$3; shift 3
 	local pid i
@@ -67,16 +101,18 @@ run_case() {
 		echo "sglstat did not start: $(cat "$TMP/$name.err")"
 		return 1
 	fi
-	S1=$(stat_line)
+	S1=$(stat_line); O1=$(other_completions); R1=$(complete_runs $pid)
+	read -r F1 _ </sys/block/$DISK/inflight
 	fio --name=$name --filename="$FILE" --size=64M --rw=randread --direct=1 --bs=$bs \
 		--io_size=$iosize --iodepth=16 --ioengine=libaio --randrepeat=1 \
 		--output-format=json >"$TMP/$name.fio" 2>&1
-	S2=$(stat_line)
+	S2=$(stat_line); O2=$(other_completions); R2=$(complete_runs $pid)
 	kill -INT $pid
 	wait $pid
 	echo $? >"$TMP/$name.rc"
 	S3=$(stat_line)
 	printf '%s\n%s\n%s\n%s\n' "$S0" "$S1" "$S2" "$S3" >"$TMP/$name.stat"
+	echo "$R1 $R2 $((O2 - O1)) $F1" >"$TMP/$name.runs"
 	[ -n "$SGLSTAT_KEEP" ] && cp "$TMP/$name.json" "$SGLSTAT_KEEP/$name.json"
 	return 0
 }
@@ -119,16 +155,35 @@ if not d: sys.exit(0)
 d = d[0]
 r = d["ops"]["read"]
 res(d["dev"] == open('/sys/block/vda/dev').read().strip(), "dev_matches_sysfs", d["dev"])
-# 1. completed reads: exact sandwich against /sys/block/vda/stat
-res(inner <= r["completions"] <= outer, "read_completions_vs_sysfs",
-    "sglstat %d not in [%d, %d]" % (r["completions"], inner, outer))
-# 2. and fio's requests are all in there (merges reduce the request count)
-res(r["completions"] >= nreq - merged(1, 2), "read_completions_vs_fio",
-    "sglstat %d < fio %d - merged %d" % (r["completions"], nreq, merged(1, 2)))
-# 3. requests (issues net of requeues) vs completions: equal up to edge background
+# 1. completions: sglstat counts every run of its program exactly, over all
+#    ops: at least the runs between S1 and S2 (less other disks' completions),
+#    at most what the block layer completed between S0 and S3
+r1, r2, other, inflight1 = map(int, open('%s/%s.runs' % (tmp, name)).read().split())
+runs = r2 - r1 - other
+allc = lambda a, b: sum(st[b][i] - st[a][i] for i in (0, 4, 11, 14) if i < len(st[b]))
+c_all = sum(x["completions"] for x in d["ops"].values())
+res(runs <= c_all <= allc(0, 3), "completions_vs_program_runs",
+    "sglstat %d not in [runs %d, completed %d]" % (c_all, runs, allc(0, 3)))
+# the completions the kernel never gave to the program, measured in [S1,S2]
+lost = max(allc(1, 2) - runs, 0)
+print("# %s: block_rq_complete program runs %d for %d completions (not delivered by the kernel: %d)"
+      % (name, runs, allc(1, 2), lost))
+res(lost <= 0.05 * inner + bg, "kernel_delivered_95pct", "%d of %d completions not delivered" % (lost, allc(1, 2)))
+# 2. completed reads: sandwich against /sys/block/vda/stat, less what was not delivered
+res(inner - lost <= r["completions"] <= outer, "read_completions_vs_sysfs",
+    "sglstat %d not in [%d - %d, %d]" % (r["completions"], inner, lost, outer))
+# 3. and fio's requests are all in there (merges reduce the request count)
+res(r["completions"] >= nreq - merged(1, 2) - lost, "read_completions_vs_fio",
+    "sglstat %d < fio %d - merged %d - not delivered %d" % (r["completions"], nreq, merged(1, 2), lost))
+# requests are counted at issue, which the kernel delivers in full: exact
+# (less reads already in flight when it attached)
+res(inner - inflight1 <= r["requests"] + r["retries"] and r["requests"] <= outer, "read_requests_vs_sysfs",
+    "requests %d (retries %d) not in [%d - %d in flight, %d]" % (r["requests"], r["retries"], inner, inflight1, outer))
+# requests (issues net of requeues) vs completions: equal up to edge background
 diff = r["requests"] - r["completions"]
-res(abs(diff) <= bg, "read_requests_vs_completions", "requests %d (requeues %d) - completions %d = %d, edge bg %d"
-    % (r["requests"], r["retries"], r["completions"], diff, bg))
+res(abs(diff) <= bg + lost, "read_requests_vs_completions",
+    "requests %d (requeues %d) - completions %d = %d, edge bg %d, not delivered %d"
+    % (r["requests"], r["retries"], r["completions"], diff, bg, lost))
 # 4. bytes read vs sectors read
 b_in, b_out = sectors(1, 2) * 512, sectors(0, 3) * 512
 res(b_in - bg * 4 * 1024 * 1024 <= r["bytes"] <= b_out + bg * 4 * 1024 * 1024, "read_bytes_vs_sysfs",
