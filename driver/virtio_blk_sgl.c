@@ -147,6 +147,27 @@ MODULE_PARM_DESC(fail_chain_percent,
 		 "Failure injection: fail chained SG allocations with this probability (0..100)");
 
 /*
+ * Testing only: corrupt what the device returns in the used ring for every
+ * Nth completion (the status byte it wrote, the length it reports), so that
+ * the tests can play a device that QEMU will not emulate.  Descriptor ids
+ * need no knob: virtio_ring checks them and marks the queue broken.
+ */
+static unsigned int test_used_every;
+module_param(test_used_every, uint, 0644);
+MODULE_PARM_DESC(test_used_every,
+		 "Testing only: corrupt every Nth completion as below (0 = off)");
+
+static int test_used_status = -1;
+module_param(test_used_status, int, 0644);
+MODULE_PARM_DESC(test_used_status,
+		 "Testing only: status byte a corrupted completion carries (0..255; -1 = the device's)");
+
+static int test_used_len;
+module_param(test_used_len, int, 0644);
+MODULE_PARM_DESC(test_used_len,
+		 "Testing only: added to a corrupted completion's used length (0 = the device's)");
+
+/*
  * Testing only: replace device config values at probe, so that the tests can
  * play a buggy or hostile device that QEMU will not emulate.  An override
  * makes the field present even when the device does not offer its feature.
@@ -749,6 +770,20 @@ static void vsgl_complete_rq(struct request *rq)
 	blk_mq_end_request(rq, sts);
 }
 
+static void vsgl_test_used(struct vsgl_req *vbr)
+{
+	static atomic_t seen = ATOMIC_INIT(0);
+	unsigned int every = READ_ONCE(test_used_every);
+	int status;
+
+	if (likely(!every) || atomic_inc_return(&seen) % every)
+		return;
+	status = READ_ONCE(test_used_status);
+	if (status >= 0 && status <= 0xff)
+		WRITE_ONCE(vbr->status, status);
+	vbr->used_len += READ_ONCE(test_used_len);
+}
+
 /* Called with vq->lock held. */
 static bool vsgl_reap(struct vsgl_vq *vq)
 {
@@ -763,6 +798,7 @@ static bool vsgl_reap(struct vsgl_vq *vq)
 	 */
 	while ((vbr = virtqueue_get_buf(vq->vq, &len)) != NULL) {
 		vbr->used_len = len;
+		vsgl_test_used(vbr);
 		blk_mq_complete_request(blk_mq_rq_from_pdu(vbr));
 		done = true;
 	}

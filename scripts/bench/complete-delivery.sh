@@ -25,7 +25,7 @@ import json, sys
 print(sum(p.get("run_cnt", 0) for p in map(json.loads, filter(str.strip, sys.stdin))
           if p["name"].startswith(sys.argv[1])))' "$2"
 }
-completed() { awk '{ print $1 + $5 + $12 + $15 }' /sys/block/vda/stat; }
+completed() { awk '{ print $1 + $5 + $12 + $16 }' /sys/block/vda/stat; }
 
 echo "# run engine: block-layer completions, perf block_rq_complete, sglstat issue runs, complete runs, not delivered (%)"
 for r in $(seq "$RUNS"); do

@@ -76,7 +76,7 @@ other_completions() {
 	for f in /sys/block/*/stat; do
 		case $f in /sys/block/$DISK/*|/sys/block/zram*) continue ;; esac
 		read -r -a a <"$f"
-		n=$((n + a[0] + a[4] + ${a[11]:-0} + ${a[14]:-0}))
+		n=$((n + a[0] + a[4] + ${a[11]:-0} + ${a[15]:-0}))
 	done
 	echo $n
 }
@@ -160,7 +160,7 @@ res(d["dev"] == open('/sys/block/vda/dev').read().strip(), "dev_matches_sysfs", 
 #    at most what the block layer completed between S0 and S3
 r1, r2, other, inflight1 = map(int, open('%s/%s.runs' % (tmp, name)).read().split())
 runs = r2 - r1 - other
-allc = lambda a, b: sum(st[b][i] - st[a][i] for i in (0, 4, 11, 14) if i < len(st[b]))
+allc = lambda a, b: sum(st[b][i] - st[a][i] for i in (0, 4, 11, 15) if i < len(st[b]))
 c_all = sum(x["completions"] for x in d["ops"].values())
 res(runs <= c_all <= allc(0, 3), "completions_vs_program_runs",
     "sglstat %d not in [runs %d, completed %d]" % (c_all, runs, allc(0, 3)))

@@ -27,6 +27,20 @@ sgl_get() { cat "/sys/block/$1/sgl/$2"; }
 # for workloads without fsync.
 blk_ios() { awk '{ print $1 + $5 + $12 + $16 }' "/sys/block/$1/stat"; }
 
+# disk_of_serial SERIAL: the vsgl disk whose serial is SERIAL (none: empty)
+disk_of_serial() {
+	for _s in /sys/block/vsgl*; do
+		[ "$(cat "$_s/serial" 2>/dev/null)" = "$1" ] && { echo "${_s##*/}"; return; }
+	done
+}
+# wait_for SECONDS COMMAND...: poll every 0.2 s until COMMAND succeeds;
+# returns COMMAND's last status
+wait_for() {
+	_t=$(($1 * 5)); shift
+	while ! "$@" && [ $_t -gt 0 ]; do sleep 0.2; _t=$((_t - 1)); done
+	"$@"
+}
+
 # json_last FILE: the last complete report in FILE while a running
 # `sglstat -j` appends to it.  A report is more than one write(2) (about
 # 20 kB with --cumulative), so a reader can catch the file's last line half

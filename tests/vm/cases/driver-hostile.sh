@@ -129,3 +129,68 @@ if up capacity-huge capacity=18446744073709551615; then
 	pass "capacity-huge/read-past-image-end-survived (dd rc $?)"
 	down capacity-huge
 fi
+
+# ---- the used ring: status bytes and used lengths a device must not return,
+# played through test_used_*: each corrupted request fails with an I/O error
+# (counted in io_errors, and by sglstat from the completion tracepoint), an
+# invalid value logs a line, and the disk serves verified I/O once it stops.
+P=/sys/module/virtio_blk_sgl/parameters
+dmesg -c >/dev/null
+if sgl_load && D=$(sgl_disks | head -1) && [ -n "$D" ]; then
+	sglstat --mode driver -d "$D" -j --cumulative >"$OUT/used-sglstat.json" 2>"$OUT/used-sglstat.err" &
+	SG=$!
+	wait_for 60 grep -q '^Tracing' "$OUT/used-sglstat.err" || fail used/sglstat-start "$(cat "$OUT/used-sglstat.err")"
+	c0=$(sgl_get "$D" requests_completed) e0=$(sgl_get "$D" io_errors)
+	# used_case NAME STATUS LEN_DELTA LOG_REGEX: corrupt every completion, one
+	# 4 KiB O_DIRECT read (used length 4097 from a good device) must fail
+	used_case() {
+		dmesg -c >/dev/null
+		_e=$(sgl_get "$D" io_errors)
+		echo "$2" >$P/test_used_status
+		echo "$3" >$P/test_used_len
+		echo 1 >$P/test_used_every
+		dd if=/dev/$D of=/dev/null bs=4k count=1 iflag=direct 2>"$OUT/dd-$1.err"
+		_rc=$?
+		echo 0 >$P/test_used_every
+		check "$1/read-failed (dd rc $_rc: $(tail -1 "$OUT/dd-$1.err"))" [ "$_rc" != 0 ]
+		check "$1/io-errors-counted" [ "$(sgl_get "$D" io_errors)" -gt "$_e" ]
+		if [ -n "$4" ]; then check "$1/logged" logged "$4"; fi
+	}
+	used_case used-status-127 127 0 "invalid status 127 from device"
+	used_case used-status-255 255 0 "invalid status 255 from device"
+	used_case used-status-ioerr 1 0 ""
+	used_case used-status-unsupp 2 0 ""
+	used_case used-len-plus-1 -1 1 "used length 4098, expected 4097"
+	used_case used-len-0 -1 -4097 "used length 0, expected 4097"
+	used_case used-len-huge -1 2147483647 "used length 2147487744, expected 4097"
+	# every 3rd completion corrupted under a mixed load: errors, no crash
+	echo 127 >$P/test_used_status
+	echo 0 >$P/test_used_len
+	echo 3 >$P/test_used_every
+	fio --name=used-mixed --filename=/dev/$D --direct=1 --ioengine=libaio --rw=randrw \
+		--bsrange=4k-128k --size=8M --iodepth=8 --continue_on_error=all \
+		--output-format=terse >"$OUT/fio-used-mixed.txt" 2>&1
+	echo 0 >$P/test_used_every
+	echo -1 >$P/test_used_status
+	# the device's own values again: verified I/O without a new error
+	e_mid=$(sgl_get "$D" io_errors)
+	if fio --name=used-after --filename="/dev/$D" --direct=1 --ioengine=libaio --rw=randwrite \
+		--bsrange=4k-256k --size=4M --iodepth=8 --verify=crc32c --verify_fatal=1 \
+		--output-format=terse >"$OUT/fio-used-after.txt" 2>&1; then
+		pass used-after/verify
+	else
+		fail used-after/verify "$(grep -m1 -i error "$OUT/fio-used-after.txt")"
+	fi
+	check_eq used-after/no-new-io-errors "$e_mid" "$(sgl_get "$D" io_errors)"
+	check "used-mixed/errors-seen ($e0 -> $e_mid)" [ "$e_mid" -gt $((e0 + 7)) ]
+	kill -INT $SG; wait $SG
+	c1=$(sgl_get "$D" requests_completed) e1=$(sgl_get "$D" io_errors)
+	j=$(json_last "$OUT/used-sglstat.json")
+	check_eq used/sglstat-io-errors-equal-driver $((e1 - e0)) \
+		"$(echo "$j" | jq '[.disks[0].ops[].io_errors] | add')"
+	check_eq used/sglstat-completions-equal-driver $((c1 - c0)) \
+		"$(echo "$j" | jq '[.disks[0].ops[].completions] | add')"
+	down used
+else
+	fail used/load "$(dmesg | tail -1)"
+fi

@@ -12,11 +12,6 @@ kernel_clean() { # NAME: no warning, BUG or oops in the log so far
 		pass "$1"
 	fi
 }
-disk_of_serial() { # SERIAL -> vsglX
-	for d in $(sgl_disks); do
-		[ "$(cat /sys/block/$d/serial 2>/dev/null)" = "$1" ] && { echo "$d"; return; }
-	done
-}
 rejects() { # NAME PARAM MESSAGE: insmod PARAM must fail and say MESSAGE
 	dmesg -c >/dev/null
 	if sgl_load "$2" 2>/dev/null; then

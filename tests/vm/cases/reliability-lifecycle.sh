@@ -17,16 +17,6 @@
 for t in sglstat segbuf jq fio; do
 	command -v $t >/dev/null || { skip prereq "$t not on PATH"; exit 0; }
 done
-disk_of_serial() {
-	for _s in /sys/block/vsgl*; do
-		[ "$(cat "$_s/serial" 2>/dev/null)" = "$1" ] && { echo "${_s##*/}"; return; }
-	done
-}
-wait_for() { # wait_for SECONDS COMMAND...: poll every 0.2 s
-	_t=$(($1 * 5)); shift
-	while ! "$@" && [ $_t -gt 0 ]; do sleep 0.2; _t=$((_t - 1)); done
-	"$@"
-}
 alive() { kill -0 "$1" 2>/dev/null; }
 gone() { [ ! -e "/sys/block/$1" ]; }
 serial_present() { [ -n "$(disk_of_serial "$1")" ]; }

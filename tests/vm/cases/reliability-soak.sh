@@ -28,12 +28,6 @@ echo never > /sys/kernel/mm/transparent_hugepage/enabled
 segbuf hog 128 & HOG=$!
 sleep 1
 
-disk_of_serial() {
-	for _s in /sys/block/vsgl*; do
-		[ "$(cat "$_s/serial" 2>/dev/null)" = "$1" ] && { echo "${_s##*/}"; return; }
-	done
-}
-wait_for() { _t=$(($1 * 5)); shift; while ! "$@" && [ $_t -gt 0 ]; do sleep 0.2; _t=$((_t - 1)); done; "$@"; }
 serial_present() { [ -n "$(disk_of_serial "$1")" ]; }
 serial_gone() { [ -z "$(disk_of_serial "$1")" ]; }
 SERIALS="sgl-disk0 sgl-disk1 sgl-disk2"
