@@ -183,6 +183,20 @@ static void map_set(struct tracer *t, unsigned int slot, bool on)
 }
 
 /*
+ * -d DISK failed: tell a disk that is not there from one whose sysfs files
+ * cannot be read, which needs a different fix.
+ */
+static void explain_disk_error(const char *root, const char *name, int err)
+{
+	if (sgl_disk_kind(root, name) < 0)
+		fprintf(stderr, "sglstat: unknown disk '%s': not in %s/block (list disks with lsblk)\n",
+			name, root);
+	else
+		fprintf(stderr, "sglstat: disk '%s': cannot read %s/block/%s/dev: %s (is sysfs mounted and readable?)\n",
+			name, root, name, strerror(-err));
+}
+
+/*
  * (Re)scan /sys/block: add new disks to free slots, mark vanished ones not
  * present (their slot and counters stay, so the numbers remain cumulative).
  */
@@ -191,15 +205,15 @@ static int rescan(struct tracer *t, bool initial)
 	const char *root = sgl_sysfs_root();
 	struct sgl_disk_info found[SGL_SCAN_MAX];
 	struct sgl_snapshot *snap = t->snap;
-	int n, i;
+	int n, i, err;
 	unsigned int j;
 
 	if (env.disk) {
-		n = sgl_disk_get(root, env.disk, &found[0]) ? 0 : 1;
-		if (initial && !n) {
-			fprintf(stderr, "sglstat: unknown disk '%s': not in %s/block (list disks with lsblk)\n",
-				env.disk, root);
-			return -ENOENT;
+		err = sgl_disk_get(root, env.disk, &found[0]);
+		n = err ? 0 : 1;
+		if (initial && err) {
+			explain_disk_error(root, env.disk, err);
+			return err;
 		}
 		if (initial && !disk_wanted(&found[0])) {
 			if (found[0].kind == SGL_DISK_VIRTIO_BLK)
@@ -339,8 +353,7 @@ static int run_memory(void)
 	if (env.disk) {
 		err = sgl_disk_get(root, env.disk, &found[0]);
 		if (err) {
-			fprintf(stderr, "sglstat: unknown disk '%s': not in %s/block (list disks with lsblk)\n",
-				env.disk, root);
+			explain_disk_error(root, env.disk, err);
 			return err;
 		}
 		if (found[0].kind == SGL_DISK_OTHER) {
