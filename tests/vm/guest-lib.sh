@@ -4,9 +4,16 @@
 
 GUEST_MODULE=/usr/local/lib/virtio_blk_sgl.ko
 
-pass() { echo "PASS: $1" | tee -a "$OUT/results"; }
-fail() { echo "FAIL: $1: ${2:-failed}" | tee -a "$OUT/results"; FAILED=1; }
-skip() { echo "SKIP: $1: ${2:-skipped}" | tee -a "$OUT/results"; }
+# Each result also goes to $OUT/timeline with the guest's uptime, so that a
+# slow case shows which of its steps took the time.
+result() {
+	echo "$1" | tee -a "$OUT/results"
+	read -r _up _ </proc/uptime
+	echo "$_up $1" >>"$OUT/timeline"
+}
+pass() { result "PASS: $1"; }
+fail() { result "FAIL: $1: ${2:-failed}"; FAILED=1; }
+skip() { result "SKIP: $1: ${2:-skipped}"; }
 # check NAME CONDITION...: pass when the command succeeds
 check() { n=$1; shift; if "$@"; then pass "$n"; else fail "$n" "$*"; fi; }
 # check_eq NAME EXPECTED ACTUAL
@@ -46,6 +53,27 @@ wait_for() {
 # 20 kB with --cumulative), so a reader can catch the file's last line half
 # written: jq then prints the line before and fails on the torn one.
 json_last() { tail -n 2 "$1" | jq -c . 2>/dev/null | tail -1; }
+
+# jv FILE FILTER: jq -c FILTER on the last complete report in FILE. A plain
+# path (.disks[0].ops.read.seg_hist) is looked up in a table of every path
+# of that report, made by one jq run and remade when FILE grows: under TCG
+# each jq start costs ~0.3 s, and a case asks dozens of values of one
+# report. Any other filter runs jq.
+JV_TABLE='paths as $p | "\($p | map(if type == "number" then "[\(.)]" else ".\(.)" end) | join(""))\t\(getpath($p) | tojson)"'
+jv() {
+	if ! printf '%s\n' "$2" | grep -qE '^(\.[A-Za-z_][A-Za-z0-9_]*|\[[0-9]+\])+$'; then
+		json_last "$1" | jq -c "$2"
+		return
+	fi
+	_sz=$(wc -c <"$1")
+	if [ "$(cat "$1.jv-size" 2>/dev/null)" != "$_sz" ]; then
+		rm -f "$1.jv-size"
+		json_last "$1" | jq -r "$JV_TABLE" >"$1.jv" && [ -s "$1.jv" ] && echo "$_sz" >"$1.jv-size"
+	fi
+	# no table (no complete report yet, or jq failed): ask jq itself
+	[ -e "$1.jv-size" ] || { json_last "$1" | jq -c "$2"; return; }
+	awk -F '\t' -v k="$2" '$1 == k { print $2; f = 1; exit } END { if (!f) print "null" }' "$1.jv"
+}
 
 # hmp "COMMAND": run a QEMU monitor command on the host; prints its reply.
 HMP_SEQ=0

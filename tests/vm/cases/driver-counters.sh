@@ -1,4 +1,5 @@
 # guest-run-args: --disks 1 --disk-size 64M --smp 2 --timeout 300
+# guest-run-share: yes
 # virtio_blk_sgl counters against ground truth: requests_mapped against the
 # block layer's own completion counts, requests_chained against requests
 # built by segbuf with a known number of segments each, chained bytes

@@ -1,4 +1,5 @@
 # guest-run-args: --disks 1 --disk-size 64M --smp 2 --timeout 500
+# guest-run-share: yes
 # sglstat in driver mode against virtio_blk_sgl's own sysfs counters, which
 # must agree exactly: sglstat attaches after the "before" sysfs snapshot and
 # detaches before the "after" one, and nothing else does I/O on vsgla in the
@@ -41,7 +42,7 @@ start_sglstat() {
 stop_sglstat() { eval "kill -INT \$PID_$1; wait \$PID_$1"; }
 
 # j NAME FILTER: jq on the last report of NAME
-j() { json_last "$OUT/$1.json" | jq -c "$2"; }
+j() { jv "$OUT/$1.json" "$2"; }
 # sum of a counter over all ops but "other" (the driver does not count GET_ID)
 SUM='[.disks[0].ops | to_entries[] | select(.key != "other") | .value.%s] | add'
 js() { j "$1" "$(printf "$SUM" "$2")"; }
@@ -132,7 +133,7 @@ check_eq "interval-sum" 20 "$(jq -s '[.[].disks[0].ops.read.seg_hist[] | select(
 
 # ---- 4. sglstat memory against the sgl/ files
 sglstat memory -d $D -j > "$OUT/mem.json" 2> "$OUT/mem.err"
-m() { jq -r ".disks[0].$1" "$OUT/mem.json"; }
+m() { jv "$OUT/mem.json" ".disks[0].$1"; }
 check_eq "memory-full" "$(sgl_get $D sg_full_prealloc_bytes)" "$(m full_prealloc_bytes)"
 check_eq "memory-inline" "$(sgl_get $D sg_prealloc_bytes)" "$(m inline_bytes)"
 check_eq "memory-requests" "$(sgl_get $D nr_requests_total)" "$(m nr_requests_total)"

@@ -1,4 +1,5 @@
 # guest-run-args: --disks 1 --disk-size 64M --smp 2 --timeout 400
+# guest-run-share: yes
 # sglstat follows disks that go away and come back: stock mode (which holds
 # no reference on the module) runs without -d and reports every second while
 # virtio_blk_sgl is unloaded (vsgla disappears: present false, counters kept)

@@ -1,4 +1,5 @@
 # guest-run-args: --disks 1 --disk-size 64M --smp 2 --timeout 400
+# guest-run-share: yes
 # sglstat in stock mode (block_rq_issue/complete, nr_phys_segments) and in
 # driver mode (virtio_blk_sgl tracepoints) on the same disk at the same time
 # must agree: both attach before the workload and detach after it, both see
@@ -50,7 +51,7 @@ m1=$(sgl_get $D requests_mapped)
 check_eq "stock-exit" 0 "$rs"
 check_eq "driver-exit" 0 "$rd"
 
-j() { json_last "$OUT/$1.json" | jq -c "$2"; }
+j() { jv "$OUT/$1.json" "$2"; }
 for op in read write flush discard; do
 	for f in requests completions chained chained_bytes bytes segments seg_hist seg_hist_log2; do
 		check_eq "$op-$f" "$(j drv .disks[0].ops.$op.$f)" "$(j stock .disks[0].ops.$op.$f)"

@@ -29,7 +29,7 @@ disc=0
 segbuf discard $DEV 16384 2048 2>/dev/null && disc=1
 kill -INT $pid; wait $pid
 set -- $(cat /sys/block/$D/stat); r1=$1 w1=$5 d1=${12}
-j() { json_last "$OUT/st.json" | jq -c "$1"; }
+j() { jv "$OUT/st.json" "$1"; }
 check_eq "reads-vs-stat" $((r1 - r0)) "$(j .disks[0].ops.read.completions)"
 check_eq "writes-vs-stat" $((w1 - w0)) "$(j .disks[0].ops.write.completions)"
 check_eq "read-hist" "[[1,5],[2,5],[3,5],[40,5]]" "$(j .disks[0].ops.read.seg_hist)"
