@@ -153,8 +153,11 @@ cycle() { # cycle I: load, chained I/O on every disk, verify, unload
 		wait_for 20 dd if=/dev/$dd_ of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null
 		segbuf write /dev/$dd_ 64 20 4096 && segbuf read /dev/$dd_ 64 20 4096 ||
 			{ echo "cycle $1: segbuf on $dd_ failed"; return 1; }
-		# 1 MiB: the cycle's point is load/unload; 4 MiB made a cycle 7 s
-		verify $dd_ "cycle$1-$s" 1M || { echo "cycle $1: fio on $dd_ failed"; return 1; }
+		# fio verify on the warm-up, first and last cycles only: a fio start
+		# costs ~1 s here, and segbuf above already verified chained I/O
+		case $1 in 0|1|10)
+			verify $dd_ "cycle$1-$s" 1M || { echo "cycle $1: fio on $dd_ failed"; return 1; } ;;
+		esac
 		[ "$(sgl_get $dd_ requests_chained)" -ge 40 ] || { echo "cycle $1: $dd_ did not chain"; return 1; }
 		[ "$(sgl_get $dd_ io_errors)" = 0 ] || { echo "cycle $1: $dd_ io errors"; return 1; }
 		[ "$(sgl_get $dd_ chained_bytes_now)" = 0 ] || { echo "cycle $1: $dd_ holds sg_pool bytes"; return 1; }

@@ -42,7 +42,9 @@ start_sg() { # start_sg VAR FILE MODE
 start_sg SS ss stock || { fail start-stock "$(cat "$OUT/ss.err")"; exit 0; }
 start_sg SD sd1 driver || { fail start-driver "$(cat "$OUT/sd1.err")"; exit 0; }
 SDJ=sd1
-seq_of() { json_last "$OUT/$1.json" | jq .seq; }
+# seq of the last report; 0 before the first one (a tracer that has just
+# attached: the first quiesce used to skip its wait then, and fail)
+seq_of() { _q=$(json_last "$OUT/$1.json" | jq .seq); echo "${_q:-0}"; }
 quiesce() { # two fresh reports from both tracers after the I/O stopped
 	for _f in ss $SDJ; do
 		_s0=$(seq_of $_f); _t=100
@@ -51,7 +53,7 @@ quiesce() { # two fresh reports from both tracers after the I/O stopped
 		done
 		# comparing stale reports would blame sglstat for the wait
 		[ "$(seq_of $_f)" -ge $((_s0 + 2)) ] 2>/dev/null ||
-			{ STALE=$((STALE + 1)); echo "STALE $_f seq ${_s0:-?} -> $(seq_of $_f)" >>"$OUT/mismatch.txt"; }
+			{ STALE=$((STALE + 1)); echo "STALE $_f seq $_s0 -> $(seq_of $_f)" >>"$OUT/mismatch.txt"; }
 	done
 }
 # tracer totals for disk NAME in report FILE: requests chained retries alloc_failures io_errors
