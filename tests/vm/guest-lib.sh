@@ -61,18 +61,19 @@ json_last() { tail -n 2 "$1" | jq -c . 2>/dev/null | tail -1; }
 # report. Any other filter runs jq.
 JV_TABLE='paths as $p | "\($p | map(if type == "number" then "[\(.)]" else ".\(.)" end) | join(""))\t\(getpath($p) | tojson)"'
 jv() {
-	if ! printf '%s\n' "$2" | grep -qE '^(\.[A-Za-z_][A-Za-z0-9_]*|\[[0-9]+\])+$'; then
-		json_last "$1" | jq -c "$2"
-		return
+	if printf '%s\n' "$2" | grep -qE '^(\.[A-Za-z_][A-Za-z0-9_]*|\[[0-9]+\])+$'; then
+		_sz=$(wc -c <"$1")
+		if [ "$(cat "$1.jv-size" 2>/dev/null)" != "$_sz" ]; then
+			rm -f "$1.jv-size"
+			json_last "$1" | jq -r "$JV_TABLE" >"$1.jv" && [ -s "$1.jv" ] && echo "$_sz" >"$1.jv-size"
+		fi
+		if [ -e "$1.jv-size" ]; then
+			awk -F '\t' -v k="$2" '$1 == k { print $2; f = 1; exit } END { if (!f) print "null" }' "$1.jv"
+			return
+		fi
 	fi
-	_sz=$(wc -c <"$1")
-	if [ "$(cat "$1.jv-size" 2>/dev/null)" != "$_sz" ]; then
-		rm -f "$1.jv-size"
-		json_last "$1" | jq -r "$JV_TABLE" >"$1.jv" && [ -s "$1.jv" ] && echo "$_sz" >"$1.jv-size"
-	fi
-	# no table (no complete report yet, or jq failed): ask jq itself
-	[ -e "$1.jv-size" ] || { json_last "$1" | jq -c "$2"; return; }
-	awk -F '\t' -v k="$2" '$1 == k { print $2; f = 1; exit } END { if (!f) print "null" }' "$1.jv"
+	# any other filter, or no table (no complete report yet, jq failed)
+	json_last "$1" | jq -c "$2"
 }
 
 # hmp "COMMAND": run a QEMU monitor command on the host; prints its reply.
