@@ -53,6 +53,9 @@ wait_for() {
 # 20 kB with --cumulative), so a reader can catch the file's last line half
 # written: jq then prints the line before and fails on the torn one.
 json_last() { tail -n 2 "$1" | jq -c . 2>/dev/null | tail -1; }
+# json_seq FILE: seq of the last complete report in FILE; 0 before the first
+# (so that "wait for seq + 2" also waits on a tracer that has just attached)
+json_seq() { _q=$(json_last "$1" | jq .seq); echo "${_q:-0}"; }
 
 # jv FILE FILTER: jq -c FILTER on the last complete report in FILE. A plain
 # path (.disks[0].ops.read.seg_hist) is looked up in a table of every path

@@ -126,11 +126,6 @@ slow=$(disk_of_serial sgl-disk2)
 thr=$(hmp "block_set_io_throttle d2 0 0 0 1 0 0")
 [ -z "$thr" ] || fail stuck-throttle "block_set_io_throttle: $thr"
 if [ -n "$slow" ]; then
-	# the partition scan at probe is slow too: wait until the disk opens
-	n=0
-	until dd if=/dev/$slow of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null || [ $n -ge 20 ]; do
-		sleep 1; n=$((n + 1))
-	done
 	echo 1000 > /sys/block/$slow/queue/io_timeout
 	dmesg -c >/dev/null
 	fio --name=stuck --filename=/dev/$slow --direct=1 --ioengine=libaio --rw=randwrite \

@@ -30,7 +30,7 @@ verify() { # verify DISK TAG [SIZE]: short chained write+verify
 # last JSON report of sglstat: a jq filter on disk NAME
 jd() { json_last "$OUT/s1.json" | jq -c "[.disks[] | select(.name == \"$1\") | $2][0]"; }
 REQ='[.ops | to_entries[] | select(.key != "other") | .value.requests] | add'
-seq_now() { json_last "$OUT/s1.json" | jq .seq; }
+seq_now() { json_seq "$OUT/s1.json"; }
 wait_reports() { # wait until sglstat wrote 2 more reports (1 s interval)
 	_s0=$(seq_now); _t=50
 	while [ "$(seq_now)" -lt $((_s0 + 2)) ] && [ $_t -gt 0 ]; do sleep 0.2; _t=$((_t - 1)); done

@@ -42,9 +42,9 @@ start_sg() { # start_sg VAR FILE MODE
 start_sg SS ss stock || { fail start-stock "$(cat "$OUT/ss.err")"; exit 0; }
 start_sg SD sd1 driver || { fail start-driver "$(cat "$OUT/sd1.err")"; exit 0; }
 SDJ=sd1
-# seq of the last report; 0 before the first one (a tracer that has just
-# attached: the first quiesce used to skip its wait then, and fail)
-seq_of() { _q=$(json_last "$OUT/$1.json" | jq .seq); echo "${_q:-0}"; }
+# json_seq gives 0 before a tracer's first report: the first quiesce once
+# skipped its wait on an empty seq, and failed
+seq_of() { json_seq "$OUT/$1.json"; }
 quiesce() { # two fresh reports from both tracers after the I/O stopped
 	for _f in ss $SDJ; do
 		_s0=$(seq_of $_f); _t=100
