@@ -8,15 +8,16 @@ BUILD	:= $(TOP)/build
 # else for the installed Debian 6.1 headers (the guest kernel).
 KDIR	?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 		$(lastword $(sort $(wildcard /usr/src/linux-headers-6.1.*-amd64))))
-KVER	:= $(patsubst linux-headers-%,%,$(notdir $(realpath $(KDIR))))
-export KDIR KVER
+KVER	= $(patsubst linux-headers-%,%,$(notdir $(realpath $(KDIR))))
 
 CFLAGS	?= -O2 -g
+DEPS_FIRST := check demo bench fuzz soak
 DRIVER_SRCS := $(wildcard driver/*.c driver/*.h) driver/Kbuild include/sgl_model.h
 GUEST_HELPERS := $(patsubst tests/vm/%.c,$(BUILD)/guest-bin/%,$(wildcard tests/vm/*.c))
 
 .PHONY: dkms-src all driver bpf sglstat guest-tools deps check check-unit check-bpf \
-	check-fuzz check-prom check-host check-reliability check-install check-guest fuzz soak demo bench install uninstall clean
+	check-fuzz check-prom check-host check-reliability check-install check-guest fuzz soak demo bench install uninstall clean \
+	$(addsuffix -after-deps,$(DEPS_FIRST))
 
 all: driver bpf sglstat guest-tools
 
@@ -50,17 +51,23 @@ $(BUILD)/guest-bin/%: tests/vm/%.c
 	@mkdir -p $(@D)
 	$(SGL_CC) $(CFLAGS) -Wall -Wextra -Werror -static $< -o $@
 
-check: deps all
+# Targets that install packages first: deps runs, then a sub-make does the
+# rest, because what depends on installed packages (KDIR, the wildcards make
+# caches) is computed when a make starts, before deps could install it.
+$(DEPS_FIRST): deps
+	@$(MAKE) --no-print-directory $@-after-deps
+
+check-after-deps: all
 	@$(TOP)/tests/run-all
 
 check-unit check-bpf check-fuzz check-prom check-host check-reliability check-install check-guest: all
 	@$(TOP)/tests/run-all $(patsubst check-%,%,$@)
 
 # Longer fuzzing than check's bounded run (FUZZ_SECONDS per harness).
-fuzz: deps all
+fuzz-after-deps: all
 	@FUZZ_SECONDS=$${FUZZ_SECONDS:-300} $(TOP)/tests/fuzz/run
 
-demo: deps all
+demo-after-deps: all
 	@$(TOP)/scripts/demo.sh
 
 clean:
@@ -101,9 +108,9 @@ uninstall:
 	rm -rf $(DESTDIR)$(DOCDIR) $(DESTDIR)$(DKMSDIR)
 
 # Benchmarks (not part of check): docs/BENCHMARKS.md, docs/bench/.
-bench: deps all
+bench-after-deps: all
 	@$(TOP)/scripts/bench/run.sh
 
 # The long soak (SOAK_SECONDS, default 600) of tests/vm/cases/reliability-soak.sh.
-soak: deps all
+soak-after-deps: all
 	@SOAK_SECONDS=$${SOAK_SECONDS:-600} $(TOP)/tests/reliability/soak
