@@ -22,6 +22,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "deps: installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -q
+# several checkouts may install at once: wait for dpkg's lock, do not fail
+apt-get -o DPkg::Lock::Timeout=900 update -q
 # shellcheck disable=SC2086
-apt-get install -y -q --no-install-recommends $missing
+apt-get -o DPkg::Lock::Timeout=900 install -y -q --no-install-recommends $missing
