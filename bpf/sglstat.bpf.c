@@ -9,8 +9,10 @@
  *    tp_btf programs with raw_tp twins for kernels without tp_btf support.
  *
  * Hot path cost: one ARRAY lookup for the disk (no hash map), one per-CPU
- * ARRAY lookup for the stats, a few CO-RE reads of struct request; no
- * request-keyed map (latency comes from the request's own timestamps).
+ * ARRAY lookup for the stats, a few CO-RE reads of struct request; latency
+ * comes from the request's own timestamps.  Only data-less requests issued
+ * outside the flush machinery (rare) go through a request-keyed map, to
+ * tell their completion from the flush machinery's repeats (stock_event).
  *
  * Testing note (tests/bpf/): BPF_PROG_TEST_RUN runs the raw_tp programs
  * with a synthetic u64 ctx[].  Everything the driver passes as a scalar
@@ -33,6 +35,7 @@
 
 #define REQ_OP_MASK_	0xff	/* (1 << REQ_OP_BITS) - 1, REQ_OP_BITS = 8 */
 #define RQF_SPECIAL_PAYLOAD_BIT_6_1	18	/* 6.1: RQF_SPECIAL_PAYLOAD = 1 << 18 */
+#define RQF_FLUSH_SEQ_BIT_6_1		4	/* 6.1: RQF_FLUSH_SEQ = 1 << 4 */
 #define MINORBITS_	20
 
 const volatile __u32 targ_part_shift = 4;	/* virtio_blk and vsgl: 16 minors */
@@ -58,6 +61,14 @@ struct {
 	__type(key, __u32);
 	__type(value, struct sgl_inflight);
 } inflight SEC(".maps");
+
+/* data-less requests issued outside a flush sequence, until they complete */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);
+	__type(value, __u8);
+} empty_issued SEC(".maps");
 
 static __always_inline struct sgl_disk_val *disk_lookup(__u32 major, __u32 first_minor)
 {
@@ -334,6 +345,44 @@ static __always_inline void rq_info_core(struct request *rq, struct rq_info *ri,
 
 enum stock_ev { EV_ISSUE, EV_REQUEUE, EV_COMPLETE };
 
+static __always_inline bool rq_in_flush_seq(const struct rq_info *ri)
+{
+	__u32 bit = RQF_FLUSH_SEQ_BIT_6_1;
+
+	if (bpf_core_enum_value_exists(enum rqf_flags, __RQF_FLUSH_SEQ))
+		bit = bpf_core_enum_value(enum rqf_flags, __RQF_FLUSH_SEQ);
+	return ri->rq_flags & (1u << (bit & 31));
+}
+
+/*
+ * block_rq_complete fires for completions that are no issued request's: the
+ * flush machinery ends a write with PREFLUSH/FUA once more after its data
+ * part completed (and the post-flush ran), ends a data-less flush whose work
+ * its own flush request did, and ends a flush at once on a queue without a
+ * write cache.  Those carry no bytes and no RQF_FLUSH_SEQ (restored by then),
+ * while an issued request completes with its bytes or inside its sequence
+ * (the data part, the flush request).  A data-less request issued outside a
+ * sequence is remembered by address at issue, so its own completion counts.
+ */
+static __always_inline bool stock_completion_counts(struct request *rq, const struct rq_info *ri,
+						    __u32 nr_bytes)
+{
+	__u64 key = (__u64)rq;
+
+	if (nr_bytes || rq_in_flush_seq(ri))
+		return true;
+	return bpf_map_delete_elem(&empty_issued, &key) == 0;
+}
+
+static __always_inline void stock_issue_note(struct request *rq, const struct rq_info *ri)
+{
+	__u64 key = (__u64)rq;
+	__u8 one = 1;
+
+	if (!ri->data_len && !rq_in_flush_seq(ri))
+		bpf_map_update_elem(&empty_issued, &key, &one, BPF_ANY);
+}
+
 static __always_inline int stock_event(const struct rq_info *ri, enum stock_ev ev, __u64 error)
 {
 	struct sgl_disk_val *d = disk_lookup(ri->major, ri->first_minor);
@@ -406,6 +455,7 @@ int BPF_PROG(stock_issue_btf, struct request *rq)
 	struct rq_info ri = {};
 
 	rq_info_btf(rq, &ri, false);
+	stock_issue_note(rq, &ri);
 	return stock_event(&ri, EV_ISSUE, 0);
 }
 
@@ -424,6 +474,8 @@ int BPF_PROG(stock_complete_btf, struct request *rq, blk_status_t error, unsigne
 	struct rq_info ri = {};
 
 	rq_info_btf(rq, &ri, true);
+	if (!stock_completion_counts(rq, &ri, nr_bytes))
+		return 0;
 	return stock_event(&ri, EV_COMPLETE, error);
 }
 
@@ -433,6 +485,7 @@ int BPF_PROG(stock_issue_raw, struct request *rq)
 	struct rq_info ri = {};
 
 	rq_info_core(rq, &ri, false);
+	stock_issue_note(rq, &ri);
 	return stock_event(&ri, EV_ISSUE, 0);
 }
 
@@ -451,6 +504,8 @@ int BPF_PROG(stock_complete_raw, struct request *rq, blk_status_t error, unsigne
 	struct rq_info ri = {};
 
 	rq_info_core(rq, &ri, true);
+	if (!stock_completion_counts(rq, &ri, nr_bytes))
+		return 0;
 	return stock_event(&ri, EV_COMPLETE, error);
 }
 

@@ -66,7 +66,7 @@ static int ncpus;
 
 /* kernel enum values, from vmlinux BTF */
 static __u32 op_read, op_write, op_flush, op_discard, op_wzeroes, op_drv_in;
-static __u32 rqf_special;
+static __u32 rqf_special, rqf_flush_seq;
 static __u32 st_idle, st_in_flight;	/* enum mq_rq_state */
 static __u32 next_state;		/* state of the next fake_rq() */
 
@@ -195,6 +195,12 @@ static __u64 fake_rq(__u32 cmd_flags, __u32 rq_flags, __u32 nsegs, __u32 len,
 	if (run(fake->progs.fill, NULL, 0))
 		return 0;
 	return fake->bss->rq_addr;
+}
+
+/* the fake request's bytes, what block_rq_complete passes as nr_bytes */
+static __u32 fake_len(void)
+{
+	return fake->bss->spec.data_len;
 }
 
 static int drv_setup(__u64 rq, __u32 dev, __u32 nsegs, __u32 inl, bool chained,
@@ -473,11 +479,83 @@ static void test_driver(void)
 	}
 }
 
-static int stock(struct bpf_program *p, __u64 rq, __u64 error)
+static int stock_bytes(struct bpf_program *p, __u64 rq, __u64 error, __u32 nr_bytes)
 {
-	__u64 a[3] = { rq, error, 0 };
+	__u64 a[3] = { rq, error, nr_bytes };
 
 	return run(p, a, p == skel->progs.stock_complete_raw ? 3 : 1);
+}
+
+/* as the block layer fires them: a completion carries the request's bytes */
+static int stock(struct bpf_program *p, __u64 rq, __u64 error)
+{
+	return stock_bytes(p, rq, error, fake_len());
+}
+
+/*
+ * Flush sequences (write-back cache, no FUA): the block layer fires
+ * block_rq_complete for the data part, for its own flush request, and again
+ * for the original request when the sequence ends (no bytes, RQF_FLUSH_SEQ
+ * cleared); a flush on a queue without write cache ends unissued.  Each
+ * issued request must complete exactly once.
+ */
+static void test_stock_flush(void)
+{
+	int efd = bpf_map__fd(skel->maps.empty_issued);
+	int ifd = bpf_map__fd(skel->maps.inflight);
+	struct sgl_inflight f0 = {}, f1 = {};
+	struct sgl_stats b, a;
+	__u32 slot = D0_SLOT;
+	__u64 rq;
+
+	next_state = st_in_flight;
+	/* the fake request has one address: forget what earlier tests left */
+	rq = fake_rq(op_write, 0, 0, 0, 0, 0, D0_MAJOR, D0_MINOR);
+	bpf_map_delete_elem(efd, &rq);
+
+	/* a chained write with PREFLUSH: data part, then the end of the sequence */
+	get_stats(D0_SLOT, SGL_OP_WRITE, &b);
+	bpf_map_lookup_elem(ifd, &slot, &f0);
+	rq = fake_rq(op_write, rqf_flush_seq, 3, 3 * 4096, 1, 0, D0_MAJOR, D0_MINOR);
+	stock(skel->progs.stock_issue_raw, rq, 0);
+	stock(skel->progs.stock_complete_raw, rq, 0);
+	rq = fake_rq(op_write, 0, 3, 0, 1, 0, D0_MAJOR, D0_MINOR);
+	stock_bytes(skel->progs.stock_complete_raw, rq, 0, 0);
+	get_stats(D0_SLOT, SGL_OP_WRITE, &a);
+	bpf_map_lookup_elem(ifd, &slot, &f1);
+	result(a.c.requests == b.c.requests + 1 && a.c.completions == b.c.completions + 1 &&
+	       f1.now == f0.now,
+	       "stock_flush_seq_write_completes_once", "requests +%llu completions +%llu inflight %lld -> %lld",
+	       (unsigned long long)(a.c.requests - b.c.requests),
+	       (unsigned long long)(a.c.completions - b.c.completions), (long long)f0.now, (long long)f1.now);
+
+	/* an empty flush: its flush request runs, then the original ends unissued */
+	get_stats(D0_SLOT, SGL_OP_FLUSH, &b);
+	rq = fake_rq(op_flush, rqf_flush_seq, 0, 0, 1, 0, D0_MAJOR, D0_MINOR);
+	stock(skel->progs.stock_issue_raw, rq, 0);
+	stock(skel->progs.stock_complete_raw, rq, 0);
+	rq = fake_rq(op_flush, 0, 0, 0, 1, 0, D0_MAJOR, D0_MINOR);
+	stock(skel->progs.stock_complete_raw, rq, 0);
+	/* and one ended at once on a queue without write cache */
+	stock(skel->progs.stock_complete_raw, rq, 0);
+	get_stats(D0_SLOT, SGL_OP_FLUSH, &a);
+	result(a.c.requests == b.c.requests + 1 && a.c.completions == b.c.completions + 1,
+	       "stock_flush_unissued_ends_ignored", "requests +%llu completions +%llu",
+	       (unsigned long long)(a.c.requests - b.c.requests),
+	       (unsigned long long)(a.c.completions - b.c.completions));
+
+	/* a data-less request issued outside a sequence completes once */
+	get_stats(D0_SLOT, SGL_OP_OTHER, &b);
+	rq = fake_rq(op_drv_in, 0, 0, 0, 1, 0, D0_MAJOR, D0_MINOR);
+	stock(skel->progs.stock_issue_raw, rq, 0);
+	stock(skel->progs.stock_complete_raw, rq, 0);
+	stock(skel->progs.stock_complete_raw, rq, 0);
+	get_stats(D0_SLOT, SGL_OP_OTHER, &a);
+	result(a.c.requests == b.c.requests + 1 && a.c.completions == b.c.completions + 1,
+	       "stock_dataless_issued_completes_once", "requests +%llu completions +%llu",
+	       (unsigned long long)(a.c.requests - b.c.requests),
+	       (unsigned long long)(a.c.completions - b.c.completions));
+	next_state = st_idle;
 }
 
 static void test_stock(void)
@@ -745,6 +823,9 @@ int main(void)
 	if (btf_enum_val(vmlinux, "rqf_flags", "__RQF_SPECIAL_PAYLOAD", &rqf_special))
 		rqf_special = 18;	/* 6.1: #define RQF_SPECIAL_PAYLOAD (1 << 18) */
 	rqf_special = 1u << rqf_special;
+	if (btf_enum_val(vmlinux, "rqf_flags", "__RQF_FLUSH_SEQ", &rqf_flush_seq))
+		rqf_flush_seq = 4;	/* 6.1: #define RQF_FLUSH_SEQ (1 << 4) */
+	rqf_flush_seq = 1u << rqf_flush_seq;
 	btf__free(vmlinux);
 	result(!err, "vmlinux_enum_req_op", "enum req_op values not found in vmlinux BTF");
 
@@ -770,6 +851,7 @@ int main(void)
 	}
 	test_driver();
 	test_stock();
+	test_stock_flush();
 	test_driver_mode_requeue();
 out:
 	fake_rq_bpf__destroy(fake);
