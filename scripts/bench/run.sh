@@ -4,15 +4,16 @@
 # docs/BENCHMARKS.md is written from them (never typed in).
 # Knobs: BENCH_ROUNDS (3), BENCH_RUNTIME (3 s per fio run of the guest
 # matrix), BENCH_COST_REPS (5) and BENCH_COST_RUNTIME (5 s) for the guest
-# cost, HOST_REPS (5), HOST_RUNTIME (10 s), BENCH_PARTS ("host guest-matrix
-# guest-cost memory userspace").  A docs/bench/PART.note, when present, is
+# cost, HOST_REPS (5), HOST_RUNTIME (10 s), BENCH_IC_* for the icount
+# matrix (scripts/bench/icount-guest.sh), BENCH_PARTS ("host icount
+# guest-matrix guest-cost memory userspace").  A docs/bench/PART.note, when present, is
 # printed above that part's table (what the machine was doing meanwhile).
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 B=$BUILD/bench
 D=$TOP/docs/bench
-PARTS=${BENCH_PARTS:-"host guest-matrix guest-cost memory userspace"}
+PARTS=${BENCH_PARTS:-"host icount guest-matrix guest-cost memory userspace"}
 mkdir -p "$B" "$D"
 GR=$TOP/tests/vm/guest-run
 has() { case " $PARTS " in *" $1 "*) knobs "$1"; return 0 ;; esac; return 1; }
@@ -31,6 +32,19 @@ if has host; then
 	stamp "host: instrumentation cost, stock mode on the root disk"
 	REPS=${HOST_REPS:-5} RUNTIME=${HOST_RUNTIME:-10} "$TOP/scripts/bench/host-cost.sh" > "$B/host-cost.txt"
 	awk -f "$TOP/scripts/bench/summarize-cost.awk" "$B/host-cost.txt" > "$D/host-cost.md"
+fi
+if has icount; then
+	stamp "guest: instructions per I/O under -icount on a null-co disk"
+	guest icount "$TOP/scripts/bench/icount-guest.sh" --disks 0 --smp 1 --mem 1024 --timeout 21600 \
+		--qemu-args "-icount shift=0,sleep=off -drive driver=null-co,id=n0,if=none,size=1G -device virtio-blk-pci,drive=n0,serial=null0"
+	awk -v dat="$D/icount" -f "$TOP/scripts/bench/summarize-icount.awk" "$B/icount/icount.txt" > "$D/icount.md"
+	cp "$B/icount/tuned.txt" "$D/icount.tuned"
+	for lay in frag contig; do
+		[ -s "$D/icount.$lay.read.dat" ] || continue
+		for t in svg png; do
+			gnuplot -e "pre='$D/icount'; lay='$lay'; out='$D/icount-$lay.$t'; term='$t'" "$TOP/scripts/bench/plot-icount.gp"
+		done
+	done
 fi
 if has guest-matrix; then
 	stamp "guest: fio matrix, prealloc vs inline 2 vs tuned"

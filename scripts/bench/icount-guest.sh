@@ -1,0 +1,114 @@
+# Guest side of the deterministic matrix (scripts/bench/run.sh, part icount),
+# booted with -icount shift=0,sleep=off on a null-co disk: the guest clock
+# counts executed instructions, and `iobench spin` keeps the vCPU busy so the
+# clock never warps; `iobench run` reports instructions per I/O with the
+# spinner's turns taken out (tests/vm/iobench.c). What it measures is the
+# CPU work of the whole I/O path (iobench, syscalls, block layer, driver,
+# interrupt), not cache or memory-bandwidth effects, which TCG does not model.
+#
+# One line per run in $OUT/icount.txt:
+#   layout rw bs qd config round ipio spin_share chained_pct
+# layouts: frag (THP off, memory fragmented by `segbuf hog`, 4 KiB buffer
+# pages: requests span a segment per page) and contig (THP on, buffers in
+# huge pages: one segment, nothing chains). Configurations run in blocks
+# (the measure does not drift with the host, unlike wall-clock IOPS), in a
+# rotated order per round. A run that stalls (no completion for 20 s of
+# guest clock) is reported as a "stall" line with the disk's state.
+set -u
+ROUNDS=${BENCH_IC_ROUNDS:-5}
+N=${BENCH_IC_N:-3000}
+BSS=${BENCH_IC_BS:-"512 4096 16384 65536 131072"}
+QDS=${BENCH_IC_QD:-"1 8 64 128"}
+RWS=${BENCH_IC_RW:-"read write"}
+LAYOUTS=${BENCH_IC_LAYOUTS:-"frag contig"}
+CONFIGS=${BENCH_IC_CONFIGS:-"prealloc inline2 tuned intree"}
+TUNED=${BENCH_TUNED:-}
+SPIN=/tmp/iobench.spin
+
+iobench spin $SPIN &
+wait_for 10 test -s $SPIN || { echo "bench: iobench spin did not start"; exit 1; }
+
+load_intree() {
+	for m in $(cat /modules.stock); do
+		insmod /lib/modules/$(uname -r)/$m 2>/dev/null || insmod /lib/modules/$m 2>/dev/null
+	done
+}
+unload_all() { sgl_unload 2>/dev/null; rmmod virtio_blk 2>/dev/null; true; }
+# load CONFIG: the driver and parameters of a configuration; prints the disk
+load() {
+	unload_all
+	case $1 in
+	prealloc) sgl_load prealloc=1 ;;
+	inline2) sgl_load inline_sg_cnt=2 ;;
+	tuned) sgl_load inline_sg_cnt="$TUNED" ;;
+	intree) load_intree ;;
+	esac || { echo "bench: cannot load $1" >&2; return 1; }
+	wait_for 10 sh -c 'ls /sys/block | grep -q "^vsgl\|^vd"' || { echo "bench: no disk under $1" >&2; return 1; }
+	ls /sys/block | grep -m1 '^vsgl\|^vd'
+}
+chained() { [ -d "/sys/block/$1/sgl" ] && sgl_get "$1" requests_chained || echo -; }
+mapped() { [ -d "/sys/block/$1/sgl" ] && sgl_get "$1" requests_mapped || echo -; }
+
+layout() {
+	case $1 in
+	frag)
+		echo never >/sys/kernel/mm/transparent_hugepage/enabled
+		[ -n "${HOG:-}" ] || { segbuf hog 128 & HOG=$!; sleep 1; }
+		export IOBENCH_HUGE=0 ;;
+	contig)
+		[ -z "${HOG:-}" ] || { kill "$HOG"; wait "$HOG" 2>/dev/null; HOG=; }
+		echo always >/sys/kernel/mm/transparent_hugepage/enabled
+		echo 1 >/proc/sys/vm/compact_memory
+		export IOBENCH_HUGE=1 ;;
+	esac
+}
+
+# The tuned count: what sglstat tune recommends for the matrix's sizes
+# (fragmented memory, one iobench run per size meanwhile).
+if [ -z "$TUNED" ]; then
+	layout frag
+	d=$(load inline2) || exit 1
+	sglstat tune -d "$d" --duration 6 >"$OUT/tune.txt" 2>&1 &
+	tp=$!
+	wait_for 20 grep -q '^Tracing' "$OUT/tune.txt"
+	while kill -0 $tp 2>/dev/null; do
+		for bs in $BSS; do iobench run /dev/$d read $bs 8 300 $SPIN >/dev/null; done
+	done
+	wait $tp
+	TUNED=$(sed -n 's/^options virtio_blk_sgl inline_sg_cnt=\([0-9]*\).*/\1/p' "$OUT/tune.txt")
+	[ -n "$TUNED" ] || { echo "bench: no recommendation from sglstat tune"; cat "$OUT/tune.txt"; exit 1; }
+fi
+echo "tuned $TUNED" >"$OUT/tuned.txt"
+
+: >"$OUT/icount.txt"
+for round in $(seq "$ROUNDS"); do
+	for lay in $LAYOUTS; do
+		layout "$lay"
+		order=$(echo $CONFIGS | tr ' ' '\n' | awk -v r="$round" '{ a[NR] = $0 } END { for (i = 0; i < NR; i++) print a[(i + r) % NR + 1] }')
+		for cfg in $order; do
+			d=$(load "$cfg") || exit 1
+			for rw in $RWS; do for bs in $BSS; do for qd in $QDS; do
+				c0=$(chained "$d") m0=$(mapped "$d")
+				r=$(iobench run "/dev/$d" "$rw" "$bs" "$qd" "$N" $SPIN)
+				rc=$?
+				if [ $rc != 0 ]; then
+					{
+						echo "stall $lay $rw $bs $qd $cfg $round rc=$rc: $r"
+						echo "  inflight $(cat /sys/block/$d/inflight)"
+						[ -d /sys/block/$d/sgl ] && grep . /sys/block/$d/sgl/* | sed 's/^/  /'
+						dmesg | tail -20 | sed 's/^/  /'
+					} >>"$OUT/stalls.txt"
+					echo "$lay $rw $bs $qd $cfg $round stall" >>"$OUT/icount.txt"
+					continue
+				fi
+				c1=$(chained "$d") m1=$(mapped "$d")
+				pct=-
+				[ "$c0" = - ] || pct=$(awk -v c=$((c1 - c0)) -v m=$((m1 - m0)) 'BEGIN { printf "%.1f", m ? 100 * c / m : 0 }')
+				set -- $r
+				echo "$lay $rw $bs $qd $cfg $round $4 $5 $pct" >>"$OUT/icount.txt"
+			done; done; done
+		done
+	done
+done
+unload_all
+exit 0

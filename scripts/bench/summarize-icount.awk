@@ -1,0 +1,109 @@
+# Summarize scripts/bench/icount-guest.sh's icount.txt:
+#   layout rw bs qd config round ipio spin_share chained_pct
+# awk -v dat=PREFIX -f summarize-icount.awk icount.txt > icount.md
+# Per cell and configuration: instructions per I/O (median over rounds), and
+# the ratio to prealloc and to the in-tree driver as IOPS would show it
+# (reference ipio / configuration ipio, so > 1 is cheaper), computed per
+# round (the configurations of one round ran on the same guest) and given
+# as mean with its 95% confidence interval (Student's t over rounds).
+# Writes PREFIX.LAYOUT.RW.dat for the plot: cell label, then mean, low,
+# high of each ratio to prealloc (inline2, tuned, intree).
+function tq(df) {	# two-sided 95% Student t quantile
+	if (df < 1) return 0
+	if (df <= 10) return T[df]
+	if (df <= 20) return 2.086 + (20 - df) * 0.0142
+	if (df <= 30) return 2.042 + (30 - df) * 0.0044
+	return 1.96
+}
+function med(s,    n, a, i, j, t) {
+	n = split(s, a, " ")
+	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+# ratio CELL CFG REF: sets M (mean), H (CI half-width), K (rounds)
+function ratio(cell, cfg, ref,    r, s, ss, x) {
+	K = 0; s = 0; ss = 0
+	for (r = 1; r <= maxround; r++) {
+		if (!((cell, cfg, r) in V) || !((cell, ref, r) in V)) continue
+		x = V[cell, ref, r] / V[cell, cfg, r]
+		K++; s += x; ss += x * x
+	}
+	if (K == 0) { M = ""; H = ""; return 0 }
+	M = s / K
+	H = K > 1 ? tq(K - 1) * sqrt((ss - K * M * M) / (K - 1) / K) : ""
+	if (H != "" && H < 0) H = 0
+	return K
+}
+function fmt(cell, cfg, ref) {
+	if (!ratio(cell, cfg, ref)) return "-"
+	if (H == "") return sprintf("%.3f", M)
+	return sprintf("%.3f ± %.3f", M, H)
+}
+BEGIN {
+	split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228", T, " ")
+	ncfg = split("prealloc inline2 tuned intree", CFG, " ")
+}
+$7 == "stall" { stalls++; stall_list = stall_list sprintf("\n- %s %s %s QD %s, %s, round %s", $1, $2, $3, $4, $5, $6); next }
+NF >= 9 {
+	cell = $1 " " $2 " " $3 " " $4
+	if (!(cell in seen)) { seen[cell] = 1; cells[++ncell] = cell }
+	V[cell, $5, $6] = $7
+	IP[cell, $5] = IP[cell, $5] " " $7
+	SP[cell, $5] = SP[cell, $5] " " $8
+	if ($9 != "-") CH[cell, $5] = CH[cell, $5] " " $9
+	if ($6 + 0 > maxround) maxround = $6 + 0
+	present[$5] = 1
+}
+END {
+	print "| layout | rw | bs | QD | instructions/I/O prealloc | inline 2 | tuned | in-tree | inline 2 / prealloc | tuned / prealloc | in-tree / prealloc | inline 2 / in-tree | chained inline 2 | chained tuned | spinner share |"
+	print "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	for (i = 1; i <= ncell; i++) {
+		c = cells[i]
+		split(c, f, " ")
+		line = "| " f[1] " | " f[2] " | " f[3] " | " f[4]
+		for (j = 1; j <= ncfg; j++)
+			line = line " | " (IP[c, CFG[j]] != "" ? sprintf("%.0f", med(IP[c, CFG[j]])) : "-")
+		line = line " | " fmt(c, "inline2", "prealloc") " | " fmt(c, "tuned", "prealloc") " | " fmt(c, "intree", "prealloc") " | " fmt(c, "inline2", "intree")
+		line = line " | " (CH[c, "inline2"] != "" ? sprintf("%.1f%%", med(CH[c, "inline2"])) : "-")
+		line = line " | " (CH[c, "tuned"] != "" ? sprintf("%.1f%%", med(CH[c, "tuned"])) : "-")
+		line = line " | " (SP[c, "prealloc"] != "" ? sprintf("%.2f", med(SP[c, "prealloc"])) : "-") " |"
+		print line
+		# goals and interval widths
+		for (j = 2; j <= ncfg; j++) {
+			for (g = 1; g <= 2; g++) {
+				ref = g == 1 ? "prealloc" : "intree"
+				if (!ratio(c, CFG[j], ref) || CFG[j] == ref) continue
+				key = CFG[j] "/" ref
+				n[key]++
+				if (H != "" && H > wmax[key]) wmax[key] = H
+				if (H != "" && H / M < 0.01) narrow[key]++
+				if (!(key in lo) || M < lo[key]) { lo[key] = M; locell[key] = c }
+				if (!(key in hi) || M > hi[key]) hi[key] = M
+				gm[key] += log(M)
+				if (M >= 0.99) ge099[key]++
+				if (M >= 1.00) ge100[key]++
+			}
+		}
+		# plot data, one file per layout and rw
+		pf = dat "." f[1] "." f[2] ".dat"
+		if (!(pf in opened)) { opened[pf] = 1; printf "" > pf }
+		pl = f[3] "/QD" f[4]
+		for (j = 2; j <= ncfg; j++) {
+			if (ratio(c, CFG[j], "prealloc")) pl = pl sprintf(" %.5f %.5f %.5f", M, M - (H == "" ? 0 : H), M + (H == "" ? 0 : H))
+			else pl = pl " - - -"
+		}
+		print pl > pf
+	}
+	print ""
+	print "| ratio (IOPS-equivalent) | cells | geometric mean | lowest (cell) | highest | cells >= 0.99 | cells >= 1.00 | cells with 95% CI < 1% | widest CI half-width |"
+	print "|---|---:|---:|---|---:|---:|---:|---:|---:|"
+	split("inline2/prealloc tuned/prealloc intree/prealloc inline2/intree tuned/intree", keys, " ")
+	for (k = 1; k <= 5; k++) {
+		key = keys[k]
+		if (!n[key]) continue
+		printf "| %s | %d | %.3f | %.3f (%s) | %.3f | %d | %d | %d | %.4f |\n", key, n[key], exp(gm[key] / n[key]),
+			lo[key], locell[key], hi[key], ge099[key], ge100[key], narrow[key], wmax[key]
+	}
+	print ""
+	printf "Rounds: %d. Stalled runs: %d.%s\n", maxround, stalls, stall_list
+}
