@@ -1,5 +1,5 @@
 # guest-run-args: --disks 1 --disk-size 64M --smp 2 --timeout 480 --extra-disk "num-queues=1" --extra-disk "num-queues=8" --extra-disk "logical_block_size=4096,physical_block_size=4096" --extra-disk "discard=off,write-zeroes=off" --extra-disk "|readonly=on" --extra-disk "|throttling.iops-total=4"
-# expect-results: 1
+# expect-results: 56 (at least; tests/vm/run-cases fails the case with fewer result lines)
 # Odd but legal devices, parity with the in-tree driver, and the device
 # features: 1 queue on 2 vCPUs, more queues than vCPUs, 4 KiB blocks,
 # discard/write-zeroes on and off, a read-only drive, cache_type, serial,

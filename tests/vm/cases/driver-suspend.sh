@@ -1,5 +1,5 @@
 # guest-run-args: --disks 1 --disk-size 64M --smp 2 --timeout 240
-# expect-results: 1
+# expect-results: 9 (at least; tests/vm/run-cases fails the case with fewer result lines)
 # may-skip: suspend-resume -- the guest kernel has no /sys/power/pm_test (built without CONFIG_PM_DEBUG)
 # Suspend/resume through the driver's freeze/restore (pm_test=devices runs
 # every device's suspend and resume callbacks without sleeping for real).

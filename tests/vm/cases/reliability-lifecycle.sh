@@ -1,5 +1,5 @@
 # guest-run-args: --disks 2 --disk-size 48M --smp 2 --timeout 580 --modparams "inline_sg_cnt=2" --append "slab_nomerge"
-# expect-results: 1
+# expect-results: 28 (at least; tests/vm/run-cases fails the case with fewer result lines)
 # may-skip: reload/sgpool-back-to-baseline -- the guest kernel merged the sgpool-* slab caches in spite of slab_nomerge (a property of its SLUB build)
 # Lifecycle faults with sglstat attached (driver mode, -j --cumulative 1):
 #  1. surprise removal: QEMU device_del of vd1 while fio writes to it; the

@@ -1,5 +1,5 @@
 # guest-run-args: --disks 1 --disk-size 64M --smp 2 --timeout 400
-# expect-results: 1
+# expect-results: 9 (at least; tests/vm/run-cases fails the case with fewer result lines)
 # guest-run-share: yes
 # sglstat follows disks that go away and come back: stock mode (which holds
 # no reference on the module) runs without -d and reports every second while

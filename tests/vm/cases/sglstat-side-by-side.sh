@@ -1,5 +1,5 @@
 # guest-run-args: --disks 1 --disk-size 64M --smp 2 --timeout 400
-# expect-results: 1
+# expect-results: 41 (at least; tests/vm/run-cases fails the case with fewer result lines)
 # guest-run-share: yes
 # sglstat in stock mode (block_rq_issue/complete, nr_phys_segments) and in
 # driver mode (virtio_blk_sgl tracepoints) on the same disk at the same time
@@ -58,12 +58,18 @@ check_eq "stock-exit" 0 "$rs"
 check_eq "driver-exit" 0 "$rd"
 
 j() { jv "$OUT/$1.json" "$2"; }
-# Flushes carry no data (0 segments) and a discard one segment (its range
-# array): neither can chain, so their chained, chained_bytes (and a flush's
-# bytes and segments) are 0 on both sides by construction and are not
-# compared; their requests, completions and histograms are.
+# Flushes and discards carry no data segments (the block layer counts none
+# for a discard, blk_recalc_rq_segments(), and the driver builds the range
+# list itself): neither can chain, so their chained and chained_bytes (and
+# a flush's bytes and segments) are 0 on both sides by construction and are
+# not compared; their requests, completions and histograms are.
+# Write completions differ by design: blkdev_issue_flush() (fsync) sends an
+# empty REQ_OP_WRITE|REQ_PREFLUSH request that the flush machinery replaces
+# by the flush request the driver sees, then completes as a write without
+# issuing it; stock mode (block_rq_complete) counts that completion, as
+# /sys/block/*/stat counts it in writes, driver mode sees only the flush.
 fields_read="requests completions chained chained_bytes bytes segments seg_hist seg_hist_log2"
-fields_write=$fields_read
+fields_write="requests chained chained_bytes bytes segments seg_hist seg_hist_log2"
 fields_flush="requests completions seg_hist seg_hist_log2"
 fields_discard="requests completions bytes segments seg_hist seg_hist_log2"
 for op in read write flush discard; do
@@ -72,13 +78,15 @@ for op in read write flush discard; do
 		check_eq "$op-$f" "$(j drv .disks[0].ops.$op.$f)" "$(j stock .disks[0].ops.$op.$f)"
 	done
 done
-check "flushes-issued ($((fl1 - fl0)))" [ $((fl1 - fl0)) -ge 16 ]
+check "flushes-issued ($((fl1 - fl0)))" [ $((fl1 - fl0)) -gt 0 ]
+check_eq "write-completions-stock-adds-preflush-writes" \
+	$(( $(j drv .disks[0].ops.write.completions) + fl1 - fl0 )) "$(j stock .disks[0].ops.write.completions)"
 check_eq "flush-driver-vs-stat" $((fl1 - fl0)) "$(j drv .disks[0].ops.flush.completions)"
 check_eq "flush-stock-vs-stat" $((fl1 - fl0)) "$(j stock .disks[0].ops.flush.completions)"
 check "discards-issued ($((disc1 - disc0)))" [ $((disc1 - disc0)) -gt 0 ]
 check_eq "discard-driver-vs-stat" $((disc1 - disc0)) "$(j drv .disks[0].ops.discard.completions)"
 check_eq "discard-stock-vs-stat" $((disc1 - disc0)) "$(j stock .disks[0].ops.discard.completions)"
-check_eq "discard-one-segment" "[[1,$((disc1 - disc0))]]" "$(j drv .disks[0].ops.discard.seg_hist)"
+check_eq "discard-no-data-segments" "[[0,$((disc1 - disc0))]]" "$(j drv .disks[0].ops.discard.seg_hist)"
 check "saw-chained" [ "$(j drv .disks[0].total.chained)" -gt 0 ]
 SUM='[.disks[0].ops | to_entries[] | select(.key != "other") | .value.requests] | add'
 check_eq "driver-vs-mapped" $((m1 - m0)) "$(j drv "$SUM")"
