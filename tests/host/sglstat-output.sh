@@ -1,4 +1,5 @@
 #!/bin/bash
+# expect-results: 5 (tests/host/run fails this script with fewer result lines)
 # Each report leaves sglstat in one write(2), so that a reader tailing the
 # output file (log shippers, `tail -1 | jq`, the guest tests) never catches a
 # line torn at a stdio buffer boundary.  Reports are made bigger than the
@@ -11,6 +12,7 @@ trap 'rm -rf "$TMP"' EXIT
 pass() { echo "PASS: host_output/$1"; }
 fail() { echo "FAIL: host_output/$1: $2"; }
 
+# may-skip: host_output -- not root (BPF needs it)
 if [ "$(id -u)" != 0 ]; then echo "SKIP: host_output: needs root"; exit 0; fi
 command -v strace >/dev/null || { fail strace "strace not installed (make deps)"; exit 0; }
 F=$TMP/sys

@@ -1,4 +1,5 @@
 #!/bin/bash
+# expect-results: 113 (tests/host/run fails this script with fewer result lines)
 # sglstat stock mode end-to-end on the host's /dev/vda (in-tree virtio_blk).
 #
 # Never writes to the device directly: the test file is created with a
@@ -28,10 +29,11 @@ pass() { echo "PASS: $1"; }
 fail() { echo "FAIL: $1: $2"; }
 skip() { echo "SKIP: $1: $2"; }
 
+# may-skip: host_stock -- not root (BPF needs it), or this host has no in-tree virtio_blk disk holding the test file
 if [ "$(id -u)" != 0 ]; then skip host_stock "needs root"; exit 0; fi
 sysctl -qw kernel.bpf_stats_enabled=1 || { fail host_stock "cannot set kernel.bpf_stats_enabled"; exit 1; }
 if [ ! -x "$SGLSTAT" ]; then fail host_stock "no $SGLSTAT (build it first)"; exit 1; fi
-if ! command -v fio >/dev/null; then skip host_stock "fio not installed"; exit 0; fi
+if ! command -v fio >/dev/null; then echo "FAIL: host_stock: fio not installed (make deps)"; exit 1; fi
 if [ "$(basename "$(readlink -f /sys/block/$DISK/device/driver 2>/dev/null)")" != virtio_blk ]; then
 	skip host_stock "/dev/$DISK is not an in-tree virtio_blk disk"; exit 0
 fi
@@ -297,7 +299,7 @@ err_case no_btf "kernel has no BTF.*--btf PATH" env SGLSTAT_SYSFS_ROOT="$TOP/tes
 err_case bad_btf_path "cannot read --btf /nonexistent" "$SGLSTAT" --btf /nonexistent
 err_case not_root "need root, or CAP_BPF and CAP_PERFMON" setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$SGLSTAT"
 
-# memory subcommand vs sysfs
+# memory subcommand vs the block layer's files (blk-mq's tags, queue limits)
 "$SGLSTAT" memory -d $DISK -j >"$TMP/mem.json" 2>"$TMP/mem.err"
 python3 - "$TMP/mem.json" "$DISK" <<'EOF'
 import json, os, sys
@@ -313,8 +315,11 @@ checks = [
     ("max_segments", m["max_segments"] == q("queue/max_segments")),
     ("queue_depth", m["queue_depth"] == max(q("mq/%s/nr_tags" % h) for h in hctx)),
     ("nr_requests_total", m["nr_requests_total"] == total),
-    ("full_prealloc", m["full_prealloc_bytes"] == total * q("queue/max_segments") * 32),
-    ("inline_bytes", m["inline_bytes"] == total * 2 * 32 and m["inline_assumed"]),
+    # the byte estimates (full_prealloc_bytes, inline_bytes) are not restated
+    # here as requests x entries x 32: that is sglstat's own formula, and
+    # this host cannot load a module to measure them against MemFree (the
+    # guest's driver-memory cases do, for virtio_blk_sgl's figures)
+    ("inline_assumed", m["inline_assumed"] is True),
     ("peak_unknown", m["peak_chained_bytes"] is None and m["saved_is_upper_bound"]),
 ]
 for n, ok in checks:

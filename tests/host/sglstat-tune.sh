@@ -1,4 +1,5 @@
 #!/bin/bash
+# expect-results: 23 (tests/host/run fails this script with fewer result lines)
 # sglstat tune offline: --from with a capture (deltas summed, cumulative last
 # line, geometry from the capture), --apply into a temporary --root (other
 # lines and options kept, mode 0644, atomic: no temp file left), one-line

@@ -21,6 +21,7 @@ out=$("$TOP/build/sglstat" --prom-file "$T/x.prom" 2>&1); rc=$?
 	pass needs-interval || fail needs-interval "rc $rc: $out"
 out=$("$TOP/build/sglstat" --prom-file "$T/nodir/x.prom" 1 1 2>&1); rc=$?
 [ $rc != 0 ] && grep -q 'does not exist' <<<"$out" && pass missing-dir || fail missing-dir "rc $rc: $out"
+# may-skip: prom/live -- not root (BPF needs it)
 if [ "$(id -u)" != 0 ]; then echo "SKIP: prom/live: needs root for BPF"; exit 0; fi
 disk=$(basename "$(df --output=source /var/tmp | tail -1)")
 [ -e "/sys/block/$disk" ] || disk=$(lsblk -no pkname "$(df --output=source /var/tmp | tail -1)")
@@ -65,7 +66,7 @@ compare() { # label file
 }
 compare file-equals-json "$T/virtio_blk_sgl.prom"
 
-if [ -z "$NE" ]; then echo "SKIP: prom/live/node-exporter: not installed (make deps)"; exit 0; fi
+if [ -z "$NE" ]; then echo "FAIL: prom/live/node-exporter: not installed (make deps)"; exit 0; fi
 "$NE" --web.listen-address="127.0.0.1:$PORT" --collector.disable-defaults --collector.textfile \
 	--collector.textfile.directory="$T" >"$T/ne.log" 2>&1 &
 nepid=$!

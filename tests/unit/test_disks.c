@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* expect-results: 7 (tests/unit/run fails this test with fewer result lines) */
 /* sysfs parsing against the fixture trees in tests/unit/fixtures/. */
 #include "tap.h"
 #include <errno.h>

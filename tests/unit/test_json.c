@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* expect-results: 4 (tests/unit/run fails this test with fewer result lines) */
 /* JSON escaping and the JSON report's shape. */
 #include "tap.h"
 #include <stdlib.h>

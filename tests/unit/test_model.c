@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* expect-results: 7 (tests/unit/run fails this test with fewer result lines) */
 /*
  * include/sgl_model.h against a literal simulation of what
  * sg_alloc_table_chained() -> __sg_alloc_table() -> sg_pool_alloc() do

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* expect-results: 3 (tests/unit/run fails this test with fewer result lines) */
 /* Delta/cumulative bookkeeping and disk aggregation. */
 #include "tap.h"
 #include <string.h>

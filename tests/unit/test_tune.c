@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* expect-results: 9 (tests/unit/run fails this test with fewer result lines) */
 /* Unit tests of sglstat tune's prediction and rule (tools/sglstat/tune.c). */
 #include "tap.h"
 #include <string.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* expect-results: 2 (tests/unit/run fails this test with fewer result lines) */
 /* Unit tests of `sglstat tune --apply`'s modprobe.d editing (tune_apply.c). */
 #include "tap.h"
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* expect-results: 7 (tests/unit/run fails this test with fewer result lines) */
 /* Unit tests of sglstat tune's inputs: capture, Prometheus textfile and query (tune_input.c, jparse.c). */
 #include "tap.h"
 #include <stdlib.h>

@@ -49,11 +49,21 @@ $(BUILD)/tests/bpf/test_sglstat_bpf: $(TOP)/tests/bpf/test_sglstat_bpf.c $(BUILD
 	@mkdir -p $(dir $@)
 	$(SGL_CC) $(SGL_CFLAGS) $< -o $@ $(SGL_LIBS)
 
+# the pure sources compiled once into a static library, which the unit
+# tests link (each test used to recompile all of them)
+SGL_LIB_OBJS := $(patsubst $(TOP)/tools/sglstat/%.c,$(BUILD)/sgl-lib/%.o,$(SGL_LIB_SRCS))
+SGL_LIB := $(BUILD)/sgl-lib/libsglstat.a
+$(BUILD)/sgl-lib/%.o: $(TOP)/tools/sglstat/%.c $(SGL_HDRS)
+	@mkdir -p $(dir $@)
+	$(SGL_CC) $(SGL_CFLAGS) -c $< -o $@
+$(SGL_LIB): $(SGL_LIB_OBJS)
+	rm -f $@.tmp && ar rcs $@.tmp $^ && mv $@.tmp $@
+
 # tests/unit: cmocka
 SGL_UNIT_TESTS := $(basename $(notdir $(wildcard $(TOP)/tests/unit/test_*.c)))
-$(BUILD)/tests/unit/%: $(TOP)/tests/unit/%.c $(TOP)/tests/unit/tap.h $(SGL_LIB_SRCS) $(SGL_HDRS)
+$(BUILD)/tests/unit/%: $(TOP)/tests/unit/%.c $(TOP)/tests/unit/tap.h $(SGL_LIB) $(SGL_HDRS)
 	@mkdir -p $(dir $@)
-	$(SGL_CC) $(SGL_CFLAGS) -I$(TOP)/tests/unit $< $(SGL_LIB_SRCS) -o $@ -lcmocka -lm
+	$(SGL_CC) $(SGL_CFLAGS) -I$(TOP)/tests/unit $< $(SGL_LIB) -o $@ -lcmocka -lm
 
 sglstat-unit: $(addprefix $(BUILD)/tests/unit/,$(SGL_UNIT_TESTS))
 sglstat-bpftest: $(BUILD)/tests/bpf/test_sglstat_bpf

@@ -1,4 +1,5 @@
 # guest-run-args: --disks 1 --disk-size 64M --smp 2 --timeout 480 --extra-disk "num-queues=1" --extra-disk "num-queues=8" --extra-disk "logical_block_size=4096,physical_block_size=4096" --extra-disk "discard=off,write-zeroes=off" --extra-disk "|readonly=on" --extra-disk "|throttling.iops-total=4"
+# expect-results: 56 (at least; tests/vm/run-cases fails the case with fewer result lines)
 # Odd but legal devices, parity with the in-tree driver, and the device
 # features: 1 queue on 2 vCPUs, more queues than vCPUs, 4 KiB blocks,
 # discard/write-zeroes on and off, a read-only drive, cache_type, serial,
@@ -95,10 +96,9 @@ n0=$(sgl_get $D0 nr_hw_queues) dep0=$(sgl_get $D0 queue_depth)
 check_eq nrq-total-multiqueue-sched $((n0 * (dep0 + $(cat $Q0/nr_requests) + 1))) "$(sgl_get $D0 nr_requests_total)"
 echo none > $Q0/scheduler
 check_eq nrq-total-multiqueue $((n0 * (dep0 + 1))) "$(sgl_get $D0 nr_requests_total)"
-check_eq prealloc-bytes-formula $(($(sgl_get $D0 nr_requests_total) * $(sgl_get $D0 inline_sg_cnt) * 32)) \
-	"$(sgl_get $D0 sg_prealloc_bytes)"
-check_eq full-prealloc-formula $(($(sgl_get $D0 nr_requests_total) * $(sgl_get $D0 max_segments) * 32)) \
-	"$(sgl_get $D0 sg_full_prealloc_bytes)"
+# sg_prealloc_bytes and sg_full_prealloc_bytes are not restated here as
+# requests x entries x 32 (the driver's own formula): driver-memory.sh and
+# driver-memory-big.sh hold them to the MemFree the guest really lost.
 
 # --- 4 KiB logical blocks ------------------------------------------------
 check_eq lbs-4096 4096 "$(cat /sys/block/$D3/queue/logical_block_size)"

@@ -1,4 +1,5 @@
 # guest-run-args: --disks 1 --disk-size 64M --smp 2 --timeout 480
+# expect-results: 44 (at least; tests/vm/run-cases fails the case with fewer result lines)
 # guest-run-share: yes
 # Data integrity through every SG layout: fio writes then verifies crc32c
 # with inline_sg_cnt 0/1/2/4 and prealloc, block sizes 512 B..1 MiB,
@@ -10,13 +11,18 @@ DEV=/dev/$D
 # A fresh guest hands fio physically contiguous buffers, which the block
 # layer merges into one or two segments: nothing would chain.  Fragment
 # memory first (segbuf hog keeps every other page of 256 MiB), no THP.
-echo never > /sys/kernel/mm/transparent_hugepage/enabled
+# Both are undone at the end (the THP setting restored, the hog gone), so
+# that the cases sharing this boot do not run under them: tests/vm/run-cases
+# checks the THP setting after each shared case.
+THP=/sys/kernel/mm/transparent_hugepage/enabled
+thp0=$(sed 's/.*\[\(.*\)\].*/\1/' $THP)
+echo never > $THP
 if command -v segbuf >/dev/null; then
-	segbuf hog 256 &
+	segbuf hog 256 >"$OUT/hog.txt" &
 	HOG=$!
-	sleep 2
+	wait_for 60 grep -q '^segbuf: holding' "$OUT/hog.txt" || fail memory-fragmenter "segbuf hog: $(cat "$OUT/hog.txt")"
 else
-	skip memory-fragmenter "segbuf helper not built: little chaining"
+	fail memory-fragmenter "segbuf helper not built (make guest-tools)"
 fi
 
 # fio_verify TAG ARGS...: write-then-verify job; passes when fio reports no
@@ -92,4 +98,6 @@ check "inject-every-and-100-injected" [ $((i1 - i0)) -gt 0 ]
 check_eq "inject-every-and-100-retries" $((i1 - i0)) $((r1 - r0))
 check_eq "inject-no-io-errors" 0 "$(sgl_get $D io_errors)"
 check_eq "inject-chained-bytes-idle" 0 "$(sgl_get $D chained_bytes_now)"
-[ -n "${HOG:-}" ] && kill "$HOG"
+if [ -n "${HOG:-}" ]; then kill "$HOG"; wait "$HOG" 2>/dev/null; fi
+echo "$thp0" > $THP
+check_eq "thp-restored" "$thp0" "$(sed 's/.*\[\(.*\)\].*/\1/' $THP)"

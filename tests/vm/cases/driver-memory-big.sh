@@ -1,4 +1,5 @@
 # guest-run-args: --disks 2 --disk-size 16M --smp 2 --mem 1024 --disk-props "queue-size=1024,num-queues=2" --timeout 400
+# expect-results: 7 (at least; tests/vm/run-cases fails the case with fewer result lines)
 # pdu_alloc_bytes against real memory with a big PDU: QEMU's default
 # seg-max-adjust gives seg_max = 1022 for queue-size=1024, so a prealloc
 # request is ~33 KiB and blk_mq_alloc_rqs() fits only one per 64 KiB page

@@ -1,4 +1,5 @@
 # guest-run-args: --disks 4 --disk-size 16M --smp 2 --mem 1024 --disk-props "queue-size=1024,num-queues=2,seg-max-adjust=off" --timeout 300
+# expect-results: 7 (at least; tests/vm/run-cases fails the case with fewer result lines)
 # sg_prealloc_bytes against real memory: the difference between prealloc
 # and inline mode that sysfs predicts must match the MemFree difference
 # measured in the guest (after drop_caches, loaded vs not loaded) within 10%.
@@ -25,6 +26,12 @@ while [ $r -lt $ROUNDS ]; do
 		else
 			cost_inl=$((cost_inl + MEM_COST)) sys_inl=$MEM_SG
 			pdu_pred=$((MEM_PDU_PRE - MEM_PDU)) pdu_pp_inl=$MEM_PDU_PRE
+			# what `sglstat memory` predicts (it reads sysfs; the oracle for
+			# its figures is the MemFree measured here, not those files)
+			if [ $r = 0 ]; then
+				sglstat memory -j >"$OUT/sglstat-memory.json" 2>"$OUT/sglstat-memory.err"
+				mem_disks=$(sgl_disks | wc -l)
+			fi
 		fi
 		sgl_unload
 	done
@@ -39,3 +46,11 @@ check "memory-matches-sysfs-10pct" within_10pct "$measured" "$predicted"
 # the same with the blk-mq packing modelled (pdu_alloc_bytes)
 check_eq "pdu-prealloc-consistent" "$pdu_pp_inl" "$pdu_in_pre"
 check "memory-matches-pdu-alloc-10pct" within_10pct "$measured" "$pdu_pred"
+# sglstat memory (inline mode): the full preallocation's sg bytes less the
+# inline ones, and its blk-mq request saving, summed over the disks
+sg_saving=$(jq '[.disks[] | .full_prealloc_bytes - .inline_bytes] | add' "$OUT/sglstat-memory.json" 2>/dev/null)
+pdu_saving=$(jq '[.disks[] | .pdu_saved_bytes] | add' "$OUT/sglstat-memory.json" 2>/dev/null)
+echo "sglstat memory: sg saving $sg_saving B, blk-mq request saving $pdu_saving B; measured $measured B" | tee -a "$OUT/memory.txt"
+check_eq "sglstat-memory-disks" "${mem_disks:-?}" "$(jq '.disks | length' "$OUT/sglstat-memory.json" 2>/dev/null)"
+check "sglstat-memory-sg-saving-matches-memfree-10pct ($sg_saving vs $measured)" within_10pct "$measured" "${sg_saving:-0}"
+check "sglstat-memory-pdu-saving-matches-memfree-10pct ($pdu_saving vs $measured)" within_10pct "$measured" "${pdu_saving:-0}"

@@ -1,10 +1,12 @@
 # guest-run-args: --disks 1 --disk-size 64M --smp 2 --timeout 240
+# expect-results: 9 (at least; tests/vm/run-cases fails the case with fewer result lines)
+# may-skip: suspend-resume -- the guest kernel has no /sys/power/pm_test (built without CONFIG_PM_DEBUG)
 # Suspend/resume through the driver's freeze/restore (pm_test=devices runs
 # every device's suspend and resume callbacks without sleeping for real).
 # virtio_9p has no restore callback: the share would be dead after resume,
 # so the test continues from tmpfs, unbinds 9p first and rebinds it after.
 D=vsgla
-command -v segbuf >/dev/null || { skip suspend-resume "segbuf helper not built"; exit 0; }
+command -v segbuf >/dev/null || { fail prereq "segbuf helper not built (make guest-tools)"; exit 1; }
 [ -w /sys/power/pm_test ] || { skip suspend-resume "no /sys/power/pm_test"; exit 0; }
 
 segbuf write /dev/$D 16 8 20480 || fail suspend-data-written "segbuf write failed"

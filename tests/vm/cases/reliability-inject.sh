@@ -1,4 +1,5 @@
 # guest-run-args: --disks 1 --disk-size 96M --smp 2 --timeout 560 --modparams "inline_sg_cnt=2"
+# expect-results: 26 (at least; tests/vm/run-cases fails the case with fewer result lines)
 # Injected chained-allocation failures (fail_chain_percent 1, 10, 50, 100)
 # under fio crc32c write+verify with multi-segment I/O (16k..256k on
 # fragmented memory, inline_sg_cnt=2, so most requests chain).  Each level:
@@ -27,7 +28,7 @@ if command -v segbuf >/dev/null; then
 	HOG=$!
 	sleep 2
 else
-	skip memory-fragmenter "segbuf helper not built: little chaining"
+	fail memory-fragmenter "segbuf helper not built (make guest-tools)"
 fi
 
 snap() { # snap PREFIX: counters into shell variables PREFIX_<name>

@@ -1,4 +1,5 @@
 # guest-run-args: --disks 3 --disk-size 32M --smp 2 --timeout 600 --modparams "inline_sg_cnt=2"
+# expect-results: 13 (at least; tests/vm/run-cases fails the case with fewer result lines)
 # Soak: SOAK_SECONDS (default 60; tests/reliability/soak passes another
 # value through guest-run --file soak.env) of mixed fio load on every disk
 # (random and sequential writes with crc32c verify, random reads, 4k..256k,
@@ -17,7 +18,7 @@
 # (SD: requests, chained, retries, alloc_failures, io_errors; SS: requests).
 # sglstat's VmRSS must stay flat.
 for t in sglstat segbuf jq fio; do
-	command -v $t >/dev/null || { skip prereq "$t not on PATH"; exit 0; }
+	command -v $t >/dev/null || { fail prereq "$t not on PATH (a missing tool fails the case)"; exit 1; }
 done
 SOAK_SECONDS=60
 [ -r /mnt/host/files/soak.env ] && . /mnt/host/files/soak.env

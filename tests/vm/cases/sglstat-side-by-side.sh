@@ -1,4 +1,5 @@
 # guest-run-args: --disks 1 --disk-size 64M --smp 2 --timeout 400
+# expect-results: 41 (at least; tests/vm/run-cases fails the case with fewer result lines)
 # guest-run-share: yes
 # sglstat in stock mode (block_rq_issue/complete, nr_phys_segments) and in
 # driver mode (virtio_blk_sgl tracepoints) on the same disk at the same time
@@ -6,12 +7,14 @@
 # every request once; requests, completions, chained requests, chained bytes
 # and the whole segment histograms per op are compared, and requests against
 # the driver's requests_mapped.  Also checks that the stock-mode programs
-# load on the guest's 6.1 kernel (CO-RE from a 6.18 vmlinux.h).
+# load on the guest's 6.1 kernel (CO-RE from a 6.18 vmlinux.h).  Real
+# flushes (fio --fsync=1: blkdev_fsync sends one per write) and discards
+# (BLKDISCARD) are issued and counted against /sys/block/vsgla/stat too.
 D=vsgla
 DEV=/dev/$D
 
 for t in sglstat segbuf jq fio; do
-	command -v $t >/dev/null || { skip prereq "$t not on PATH"; exit 0; }
+	command -v $t >/dev/null || { fail prereq "$t not on PATH (a missing tool fails the case)"; exit 1; }
 done
 
 start() {	# NAME ARGS...
@@ -26,6 +29,7 @@ attached() {
 }
 
 m0=$(sgl_get $D requests_mapped)
+set -- $(cat /sys/block/$D/stat); disc0=${12} fl0=${16}
 start stock --mode stock
 start drv --mode driver
 attached stock || { fail stock-start "$(cat "$OUT/stock.err")"; }
@@ -41,22 +45,48 @@ done
 fio --name=mix --filename=$DEV --rw=randrw --bsrange=4k-256k --size=32M --io_size=16M --direct=1 \
 	--iodepth=16 --ioengine=libaio --output-format=terse >/dev/null 2>&1 ||
 	fail fio "fio failed"
-segbuf discard $DEV 16384 2048 >/dev/null 2>&1
-sync
+fio --name=flush --filename=$DEV --rw=write --bs=4k --size=64k --offset=48M --fsync=1 --direct=1 \
+	--ioengine=psync --output-format=terse >/dev/null 2>&1 || fail fio-fsync "fio --fsync=1 failed"
+segbuf discard $DEV 16384 2048 >/dev/null 2>&1 || fail discard "segbuf discard failed"
 
 kill -INT $PID_stock $PID_drv
 wait $PID_stock; rs=$?
 wait $PID_drv; rd=$?
 m1=$(sgl_get $D requests_mapped)
+set -- $(cat /sys/block/$D/stat); disc1=${12} fl1=${16}
 check_eq "stock-exit" 0 "$rs"
 check_eq "driver-exit" 0 "$rd"
 
 j() { jv "$OUT/$1.json" "$2"; }
+# Flushes and discards carry no data segments (the block layer counts none
+# for a discard, blk_recalc_rq_segments(), and the driver builds the range
+# list itself): neither can chain, so their chained and chained_bytes (and
+# a flush's bytes and segments) are 0 on both sides by construction and are
+# not compared; their requests, completions and histograms are.
+# Write completions differ by design: blkdev_issue_flush() (fsync) sends an
+# empty REQ_OP_WRITE|REQ_PREFLUSH request that the flush machinery replaces
+# by the flush request the driver sees, then completes as a write without
+# issuing it; stock mode (block_rq_complete) counts that completion, as
+# /sys/block/*/stat counts it in writes, driver mode sees only the flush.
+fields_read="requests completions chained chained_bytes bytes segments seg_hist seg_hist_log2"
+fields_write="requests chained chained_bytes bytes segments seg_hist seg_hist_log2"
+fields_flush="requests completions seg_hist seg_hist_log2"
+fields_discard="requests completions bytes segments seg_hist seg_hist_log2"
 for op in read write flush discard; do
-	for f in requests completions chained chained_bytes bytes segments seg_hist seg_hist_log2; do
+	eval "fields=\$fields_$op"
+	for f in $fields; do
 		check_eq "$op-$f" "$(j drv .disks[0].ops.$op.$f)" "$(j stock .disks[0].ops.$op.$f)"
 	done
 done
+check "flushes-issued ($((fl1 - fl0)))" [ $((fl1 - fl0)) -gt 0 ]
+check_eq "write-completions-stock-adds-preflush-writes" \
+	$(( $(j drv .disks[0].ops.write.completions) + fl1 - fl0 )) "$(j stock .disks[0].ops.write.completions)"
+check_eq "flush-driver-vs-stat" $((fl1 - fl0)) "$(j drv .disks[0].ops.flush.completions)"
+check_eq "flush-stock-vs-stat" $((fl1 - fl0)) "$(j stock .disks[0].ops.flush.completions)"
+check "discards-issued ($((disc1 - disc0)))" [ $((disc1 - disc0)) -gt 0 ]
+check_eq "discard-driver-vs-stat" $((disc1 - disc0)) "$(j drv .disks[0].ops.discard.completions)"
+check_eq "discard-stock-vs-stat" $((disc1 - disc0)) "$(j stock .disks[0].ops.discard.completions)"
+check_eq "discard-no-data-segments" "[[0,$((disc1 - disc0))]]" "$(j drv .disks[0].ops.discard.seg_hist)"
 check "saw-chained" [ "$(j drv .disks[0].total.chained)" -gt 0 ]
 SUM='[.disks[0].ops | to_entries[] | select(.key != "other") | .value.requests] | add'
 check_eq "driver-vs-mapped" $((m1 - m0)) "$(j drv "$SUM")"

@@ -1,4 +1,5 @@
 # guest-run-args: --disks 8 --disk-size 16M --smp 2 --mem 1024 --disk-props "queue-size=1024,num-queues=2,seg-max-adjust=off" --timeout 400
+# expect-results: 20 (at least; tests/vm/run-cases fails the case with fewer result lines)
 # sglstat tune end to end: a segbuf workload with a known segment mix
 # (40% 1, 30% 3, 15% 6, 10% 16, 5% 40 segments) on vsgla; `sglstat tune`
 # measures it and recommends the smallest N with a predicted chained
@@ -16,7 +17,7 @@ DEV=/dev/$D
 TARGET=0.07
 ROUNDS=4
 for t in sglstat segbuf jq; do
-	command -v $t >/dev/null || { skip prereq "$t not on PATH"; exit 0; }
+	command -v $t >/dev/null || { fail prereq "$t not on PATH (a missing tool fails the case)"; exit 1; }
 done
 [ -d /sys/block/$D/sgl ] || { fail prereq "no /sys/block/$D/sgl"; exit 0; }
 
