@@ -1,4 +1,5 @@
 #!/bin/bash
+# expect-results: 6 (tests/host/run fails this script with fewer result lines)
 # Stock mode under flush sequences on the host's /dev/vda (in-tree
 # virtio_blk, write-back cache, no FUA): writes with fsync and O_DSYNC to a
 # file on the root filesystem. The block layer fires block_rq_complete more

@@ -1,4 +1,5 @@
 # guest-run-args: --disks 2 --disk-size 64M --smp 2 --timeout 400
+# expect-results: 19 (at least; tests/vm/run-cases fails the case with fewer result lines)
 # Every request completes once in sglstat's figures under flush sequences,
 # in stock mode (in-tree virtio_blk) and driver mode (virtio_blk_sgl) at
 # once. QEMU's virtio-blk has a write-back cache and no FUA, so O_DSYNC
