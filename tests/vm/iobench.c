@@ -8,6 +8,9 @@
  *   iobench spin FILE    run forever as SCHED_IDLE, counting loop turns in
  *                        FILE (a shared page): the vCPU never idles, and
  *                        every turn is exactly two instructions
+ *   iobench base FILE MS the background rate: the share of MS ms (guest
+ *                        clock, nothing but the spinner runnable) spent
+ *                        outside the spinner (timer ticks, housekeeping)
  *   iobench rep          guest ns of rep stosb / rep stosq clearing 4 KiB:
  *                        under icount, how a string instruction is counted
  *   iobench run DEV RW BS QD N FILE
@@ -17,6 +20,11 @@
  *                        "n NS TURNS IPIO IDLE": guest ns over the N I/Os,
  *                        spin turns meanwhile, instructions per I/O
  *                        ((ns - 2 * turns) / N) and the spinner's share;
+ *                        with IOBENCH_BASE=RATE (from base) the background
+ *                        that came with the run's length is taken out too
+ *                        ((ns - 2 * turns - RATE * ns) / N): timer ticks
+ *                        come per guest time, and a slow host makes a run
+ *                        longer (the spinner fills the waits), not cheaper;
  *                        exits 3 with a "stall:" line when no I/O completed
  *                        for STALL_S seconds of guest clock (a lost completion
  *                        or a device that stopped answering)
@@ -234,6 +242,8 @@ static int run(char **argv)
 	t1 = now_ns();
 	c1 = *spins;
 	ipio = ((double)(t1 - t0) - 2.0 * (double)(c1 - c0)) / (double)n;
+	if (getenv("IOBENCH_BASE"))
+		ipio -= strtod(getenv("IOBENCH_BASE"), NULL) * (double)(t1 - t0) / (double)n;
 	printf("n %llu %llu %.1f %.4f\n", (unsigned long long)(t1 - t0), (unsigned long long)(c1 - c0),
 	       ipio, 2.0 * (double)(c1 - c0) / (double)(t1 - t0));
 	return 0;
@@ -265,14 +275,31 @@ static int rep(void)
 	return 0;
 }
 
+static int base(const char *path, const char *ms)
+{
+	volatile uint64_t *spins = map_counter(path, 0);
+	struct timespec d = { .tv_sec = atol(ms) / 1000, .tv_nsec = (atol(ms) % 1000) * 1000000L };
+	uint64_t t0, t1, c0, c1;
+
+	c0 = *spins;
+	t0 = now_ns();
+	nanosleep(&d, NULL);
+	t1 = now_ns();
+	c1 = *spins;
+	printf("%.6f\n", 1.0 - 2.0 * (double)(c1 - c0) / (double)(t1 - t0));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 4 && !strcmp(argv[1], "base"))
+		return base(argv[2], argv[3]);
 	if (argc == 2 && !strcmp(argv[1], "rep"))
 		return rep();
 	if (argc == 3 && !strcmp(argv[1], "spin"))
 		return spin(argv[2]);
 	if (argc == 8 && !strcmp(argv[1], "run"))
 		return run(argv + 2);
-	fprintf(stderr, "usage: iobench spin FILE | iobench rep | iobench run DEV read|write BS QD N FILE\n");
+	fprintf(stderr, "usage: iobench spin FILE | iobench base FILE MS | iobench rep | iobench run DEV read|write BS QD N FILE\n");
 	return 2;
 }
