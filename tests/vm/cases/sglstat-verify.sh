@@ -1,0 +1,63 @@
+# guest-run-args: --disks 1 --disk-size 64M --smp 2 --timeout 300
+# guest-run-kernels: 6.1 6.12
+# guest-run-share: yes
+# fio crc32c write-then-verify with an inline count other than the default
+# (inline_sg_cnt=4), on fragmented memory so that requests chain, while
+# sglstat traces in driver mode: the verify must be clean (fio, and the
+# driver's io_errors) and sglstat's cumulative counts must equal the
+# driver's own counters over the same span (sysfs before/after): requests
+# vs requests_mapped, chained, completions, alloc_failures, retries,
+# io_errors. Runs on both kernel lines (README: supported kernels).
+D=vsgla
+DEV=/dev/$D
+INLINE=4
+
+for t in sglstat segbuf jq fio; do
+	command -v $t >/dev/null || { skip prereq "$t not on PATH"; exit 0; }
+done
+sgl_unload 2>/dev/null
+sgl_load inline_sg_cnt=$INLINE || { fail load "insmod inline_sg_cnt=$INLINE failed"; exit 0; }
+wait_for 10 [ -d /sys/block/$D/sgl ]
+check_eq "inline-count" "$INLINE" "$(sgl_get $D inline_sg_cnt)"
+
+# physically scattered buffers (see driver-integrity.sh)
+echo never > /sys/kernel/mm/transparent_hugepage/enabled
+segbuf hog 128 &
+HOG=$!
+sleep 1
+
+counters() {
+	for f in requests_mapped requests_chained chain_alloc_failures retries \
+		requests_completed io_errors; do
+		echo "$f $(sgl_get $D $f)"
+	done > "$OUT/$1.sysfs"
+}
+delta() { echo $(( $(awk -v f=$1 '$1 == f { print $2 }' "$OUT/after.sysfs") - \
+		$(awk -v f=$1 '$1 == f { print $2 }' "$OUT/before.sysfs") )); }
+SUM='[.disks[0].ops | to_entries[] | select(.key != "other") | .value.%s] | add'
+js() { jv "$OUT/drv.json" "$(printf "$SUM" "$1")"; }
+
+counters before
+sglstat -j --cumulative --mode driver -d $D > "$OUT/drv.json" 2> "$OUT/drv.err" &
+PID=$!
+wait_for 60 grep -q '^Tracing' "$OUT/drv.err" || { fail start "$(cat "$OUT/drv.err")"; kill $HOG; exit 0; }
+if fio --name=v --filename=$DEV --direct=1 --ioengine=libaio --rw=randwrite --bsrange=4k-256k \
+	--size=16M --iodepth=8 --verify=crc32c --do_verify=1 --verify_fatal=1 --randrepeat=0 \
+	--output-format=terse >"$OUT/fio.txt" 2>&1; then
+	pass "fio-verify"
+else
+	fail "fio-verify" "$(grep -i -m1 -E 'verify|error|err=' "$OUT/fio.txt")"
+fi
+kill -INT $PID; wait $PID
+counters after
+kill $HOG 2>/dev/null; wait $HOG 2>/dev/null
+
+check_eq "no-io-errors" 0 "$(delta io_errors)"
+check "chained-some" [ "$(delta requests_chained)" -gt 0 ]
+check_eq "requests-vs-mapped" "$(delta requests_mapped)" "$(js requests)"
+check_eq "chained-vs-sysfs" "$(delta requests_chained)" "$(js chained)"
+check_eq "completions-vs-sysfs" "$(delta requests_completed)" "$(js completions)"
+check_eq "failures-vs-sysfs" "$(delta chain_alloc_failures)" "$(js alloc_failures)"
+check_eq "retries-vs-sysfs" "$(delta retries)" "$(js retries)"
+check_eq "io-errors-vs-sysfs" "$(delta io_errors)" "$(js io_errors)"
+check_eq "inline-in-json" "$INLINE" "$(jv "$OUT/drv.json" .disks[0].inline_cnt)"
