@@ -43,7 +43,11 @@ fio_verify() {
 
 # Each mode: 5 jobs, 21 MiB in all.  The offsets keep jobs apart so that a
 # stale block of an earlier job cannot pass for a good one.
-for mode in inline_sg_cnt=0 inline_sg_cnt=1 inline_sg_cnt=2 inline_sg_cnt=4 prealloc=1; do
+MODES="inline_sg_cnt=0 inline_sg_cnt=1 inline_sg_cnt=2 inline_sg_cnt=4 prealloc=1"
+# 6.12: fewer layouts to fit make check (README: supported kernels); inline 4
+# is verified there by sglstat-verify@6.12
+case $(uname -r) in 6.12.*) MODES="inline_sg_cnt=0 inline_sg_cnt=1 prealloc=1" ;; esac
+for mode in $MODES; do
 	sgl_unload 2>/dev/null
 	sgl_load "$mode" || { fail "load/$mode" "insmod failed"; continue; }
 	c0=$(sgl_get $D requests_chained)
