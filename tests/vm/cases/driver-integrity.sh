@@ -1,5 +1,7 @@
 # guest-run-args: --disks 1 --disk-size 64M --smp 2 --timeout 480
 # expect-results: 44 (at least; tests/vm/run-cases fails the case with fewer result lines)
+# expect-results@6.12: 31 (6.12 runs inline 0, 1 and prealloc only: see README, Supported kernels)
+# guest-run-kernels: 6.1 6.12
 # guest-run-share: yes
 # Data integrity through every SG layout: fio writes then verifies crc32c
 # with inline_sg_cnt 0/1/2/4 and prealloc, block sizes 512 B..1 MiB,
@@ -48,7 +50,11 @@ fio_verify() {
 
 # Each mode: 5 jobs, 21 MiB in all.  The offsets keep jobs apart so that a
 # stale block of an earlier job cannot pass for a good one.
-for mode in inline_sg_cnt=0 inline_sg_cnt=1 inline_sg_cnt=2 inline_sg_cnt=4 prealloc=1; do
+MODES="inline_sg_cnt=0 inline_sg_cnt=1 inline_sg_cnt=2 inline_sg_cnt=4 prealloc=1"
+# 6.12: fewer layouts to fit make check (README: supported kernels); inline 4
+# is verified there by sglstat-verify@6.12
+case $(uname -r) in 6.12.*) MODES="inline_sg_cnt=0 inline_sg_cnt=1 prealloc=1" ;; esac
+for mode in $MODES; do
 	sgl_unload 2>/dev/null
 	sgl_load "$mode" || { fail "load/$mode" "insmod failed"; continue; }
 	c0=$(sgl_get $D requests_chained)

@@ -1,5 +1,6 @@
 # guest-run-args: --disks 1 --disk-size 64M --smp 2 --timeout 500
 # expect-results: 43 (at least; tests/vm/run-cases fails the case with fewer result lines)
+# guest-run-kernels: 6.1 6.12
 # guest-run-share: yes
 # sglstat in driver mode against virtio_blk_sgl's own sysfs counters, which
 # must agree exactly: sglstat attaches after the "before" sysfs snapshot and
