@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* expect-results: 5 (tests/unit/run fails this test with fewer result lines) */
 /*
  * sgl_btf_need(): which kernels sglstat refuses before loading, from tables
  * of the types each kernel's BTF has (the real 6.1, 6.12 and 6.18 BTF pass
