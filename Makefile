@@ -4,11 +4,20 @@
 TOP	:= $(CURDIR)
 BUILD	:= $(TOP)/build
 
-# The module is built for the running kernel when its build tree exists,
-# else for the installed Debian 6.1 headers (the guest kernel).
-KDIR	?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
-		$(lastword $(sort $(wildcard /usr/src/linux-headers-6.1.*-amd64))))
-KVER	= $(patsubst linux-headers-%,%,$(notdir $(realpath $(KDIR))))
+# The module is built for every supported kernel line whose headers are
+# installed (Debian 12's 6.1 and its 6.12 line, scripts/deps.sh installs
+# both), one directory per kernel version: build/driver/KVER/. `make
+# KDIR=...` builds for that tree only. build/driver/virtio_blk_sgl.ko stays a
+# copy of the 6.1 build (the first one), the default guest kernel's.
+newest_headers = $(lastword $(shell ls -d $(1) 2>/dev/null | sort -V))
+KDIR_6_1  := $(call newest_headers,/usr/src/linux-headers-6.1.*-amd64)
+KDIR_6_12 := $(call newest_headers,/usr/src/linux-headers-6.12.*+deb12-amd64)
+KDIR_RUN  := $(wildcard /lib/modules/$(shell uname -r)/build)
+kver_of	= $(patsubst linux-headers-%,%,$(notdir $(realpath $(1))))
+KDIRS	:= $(if $(KDIR),$(KDIR),$(KDIR_6_1) $(KDIR_6_12) \
+	   $(if $(filter $(realpath $(KDIR_RUN)),$(realpath $(KDIR_6_1) $(KDIR_6_12))),,$(KDIR_RUN)))
+KVERS	:= $(foreach k,$(KDIRS),$(call kver_of,$(k)))
+KVER_COMPAT := $(firstword $(if $(KDIR),,$(call kver_of,$(KDIR_6_1))) $(KVERS))
 
 CFLAGS	?= -O2 -g
 DEPS_FIRST := check demo bench fuzz soak
@@ -25,12 +34,21 @@ deps:
 	@$(TOP)/scripts/deps.sh
 
 # kbuild writes next to its sources, so build from a copy under build/.
-driver: $(BUILD)/driver/virtio_blk_sgl.ko
-$(BUILD)/driver/virtio_blk_sgl.ko: $(DRIVER_SRCS)
-	@test -n "$(KDIR)" || { echo "no kernel headers: run 'make deps'" >&2; exit 1; }
-	@mkdir -p $(BUILD)/driver
-	cp driver/*.c driver/*.h driver/Kbuild $(BUILD)/driver/
-	$(MAKE) -C $(KDIR) M=$(BUILD)/driver SGL_INCLUDE=$(TOP)/include W=1 modules
+ifeq ($(strip $(KDIRS)),)
+driver:
+	@echo "no kernel headers: run 'make deps'" >&2; exit 1
+else
+driver: $(BUILD)/driver/virtio_blk_sgl.ko $(foreach v,$(KVERS),$(BUILD)/driver/$(v)/virtio_blk_sgl.ko)
+endif
+define driver_rule
+$(BUILD)/driver/$(call kver_of,$(1))/virtio_blk_sgl.ko: $(DRIVER_SRCS)
+	@mkdir -p $$(@D)
+	cp driver/*.c driver/*.h driver/Kbuild $$(@D)/
+	$$(MAKE) -C $(1) M=$$(@D) SGL_INCLUDE=$(TOP)/include W=1 modules
+endef
+$(foreach k,$(KDIRS),$(eval $(call driver_rule,$(k))))
+$(BUILD)/driver/virtio_blk_sgl.ko: $(BUILD)/driver/$(KVER_COMPAT)/virtio_blk_sgl.ko
+	cp $< $@
 
 # Regenerate the committed vmlinux.h from this host's BTF (CO-RE serves 6.1
 # too); only when asked for by name, never as a side effect of a build.

@@ -38,6 +38,7 @@
 #include <linux/workqueue.h>
 
 #include "sgl_model.h"
+#include "vsgl_compat.h"
 
 #define CREATE_TRACE_POINTS
 #include "virtio_blk_sgl_trace.h"
@@ -979,9 +980,24 @@ static int vsgl_getgeo(struct block_device *bdev, struct hd_geometry *geo)
 	return 0;
 }
 
+/*
+ * The last reference to the disk is gone (remove has run and nothing holds
+ * it open any more): what an opener could still reach is freed here, as the
+ * in-tree driver does since free_disk exists (5.19).
+ */
+static void vsgl_free_disk(struct gendisk *disk)
+{
+	struct vsgl_dev *vblk = disk->private_data;
+
+	free_percpu(vblk->stats);
+	ida_free(&vsgl_index_ida, vblk->index);
+	kfree(vblk);
+}
+
 static const struct block_device_operations vsgl_fops = {
-	.owner	= THIS_MODULE,
-	.getgeo	= vsgl_getgeo,
+	.owner		= THIS_MODULE,
+	.getgeo		= vsgl_getgeo,
+	.free_disk	= vsgl_free_disk,
 };
 
 static struct vsgl_dev *dev_to_vsgl(struct device *dev)
@@ -1039,12 +1055,12 @@ static bool vsgl_get_wce(struct virtio_device *vdev)
 	return wce;
 }
 
-static void vsgl_update_cache_mode(struct vsgl_dev *vblk)
+static int vsgl_update_cache_mode(struct vsgl_dev *vblk)
 {
 	bool wce = virtio_has_feature(vblk->vdev, VIRTIO_BLK_F_FLUSH) &&
 		   vsgl_get_wce(vblk->vdev);
 
-	blk_queue_write_cache(vblk->disk->queue, wce, false);
+	return vsgl_set_write_cache(vblk->disk->queue, wce);
 }
 
 static ssize_t cache_type_store(struct device *dev,
@@ -1052,7 +1068,7 @@ static ssize_t cache_type_store(struct device *dev,
 				const char *buf, size_t count)
 {
 	struct vsgl_dev *vblk = dev_to_vsgl(dev);
-	int i;
+	int i, err;
 	u8 v;
 
 	if (READ_ONCE(vblk->killed))
@@ -1062,8 +1078,8 @@ static ssize_t cache_type_store(struct device *dev,
 		return i;
 	v = i;
 	virtio_cwrite8(vblk->vdev, offsetof(struct virtio_blk_config, wce), v);
-	vsgl_update_cache_mode(vblk);
-	return count;
+	err = vsgl_update_cache_mode(vblk);
+	return err ? err : count;
 }
 
 static ssize_t cache_type_show(struct device *dev,
@@ -1413,25 +1429,22 @@ static int vsgl_init_vqs(struct vsgl_dev *vblk)
 {
 	struct irq_affinity desc = { 0, };
 	unsigned int i, n = vblk->num_vqs;
-	vq_callback_t **callbacks;
 	struct virtqueue **vqs;
 	const char **names;
 	int err = -ENOMEM;
 
 	vqs = kcalloc(n, sizeof(*vqs), GFP_KERNEL);
-	callbacks = kcalloc(n, sizeof(*callbacks), GFP_KERNEL);
 	names = kcalloc(n, sizeof(*names), GFP_KERNEL);
-	if (!vqs || !callbacks || !names)
+	if (!vqs || !names)
 		goto out;
 
 	for (i = 0; i < n; i++) {
-		callbacks[i] = vsgl_done;
 		snprintf(vblk->vqs[i].name, sizeof(vblk->vqs[i].name),
 			 "req.%u", i);
 		names[i] = vblk->vqs[i].name;
 	}
 
-	err = virtio_find_vqs(vblk->vdev, n, vqs, callbacks, names, &desc);
+	err = vsgl_find_vqs(vblk->vdev, n, vqs, vsgl_done, names, &desc);
 	if (err)
 		goto out;
 
@@ -1441,7 +1454,6 @@ static int vsgl_init_vqs(struct vsgl_dev *vblk)
 	}
 out:
 	kfree(names);
-	kfree(callbacks);
 	kfree(vqs);
 	return err;
 }
@@ -1526,18 +1538,21 @@ static unsigned int vsgl_queue_depth(struct vsgl_dev *vblk)
 	return clamp(depth, 1U, (unsigned int)BLK_MQ_MAX_DEPTH);
 }
 
-static int vsgl_set_limits(struct vsgl_dev *vblk)
+/*
+ * Fill @lim from the device config; vsgl_alloc_disk() hands it to the block
+ * layer (at allocation where the kernel takes it so, vsgl_compat.h).
+ */
+static int vsgl_fill_limits(struct vsgl_dev *vblk, struct queue_limits *lim)
 {
 	struct virtio_device *vdev = vblk->vdev;
-	struct request_queue *q = vblk->disk->queue;
 	unsigned int lbs = SECTOR_SIZE, v = 0;
 	size_t max_size;
 	u8 exp, align;
 	u16 min_io;
 	u32 opt_io;
 
-	blk_queue_max_segments(q, vblk->max_segments);
-	blk_queue_max_hw_sectors(q, UINT_MAX);
+	lim->max_segments = vblk->max_segments;
+	lim->max_hw_sectors = UINT_MAX;
 
 	max_size = min_t(size_t, virtio_max_dma_size(vdev), UINT_MAX);
 	if (!vsgl_cread_feature(vdev, VIRTIO_BLK_F_SIZE_MAX, size_max, &v)) {
@@ -1552,7 +1567,7 @@ static int vsgl_set_limits(struct vsgl_dev *vblk)
 			 max_size, PAGE_SIZE);
 		max_size = PAGE_SIZE;
 	}
-	blk_queue_max_segment_size(q, max_size);
+	lim->max_segment_size = max_size;
 
 	if (!vsgl_cread_feature(vdev, VIRTIO_BLK_F_BLK_SIZE, blk_size, &v)) {
 		if (!is_power_of_2(v) || v < SECTOR_SIZE || v > PAGE_SIZE) {
@@ -1563,7 +1578,7 @@ static int vsgl_set_limits(struct vsgl_dev *vblk)
 		}
 		lbs = v;
 	}
-	blk_queue_logical_block_size(q, lbs);
+	lim->logical_block_size = lbs;
 
 	if (virtio_has_feature(vdev, VIRTIO_BLK_F_TOPOLOGY)) {
 		unsigned int bytes;
@@ -1571,54 +1586,47 @@ static int vsgl_set_limits(struct vsgl_dev *vblk)
 		virtio_cread(vdev, struct virtio_blk_config,
 			     physical_block_exp, &exp);
 		if (exp < 16)	/* beyond 64 K-blocks: nonsense, ignore */
-			blk_queue_physical_block_size(q, lbs << exp);
+			lim->physical_block_size = lbs << exp;
 		else
 			dev_info(&vdev->dev, "ignoring physical_block_exp %u\n",
 				 exp);
 		virtio_cread(vdev, struct virtio_blk_config, alignment_offset,
 			     &align);
 		if (align)
-			blk_queue_alignment_offset(q, lbs * align);
+			lim->alignment_offset = lbs * align;
 		virtio_cread(vdev, struct virtio_blk_config, min_io_size,
 			     &min_io);
 		if (min_io)
-			blk_queue_io_min(q, lbs * min_io);
+			lim->io_min = lbs * min_io;
 		virtio_cread(vdev, struct virtio_blk_config, opt_io_size,
 			     &opt_io);
 		if (opt_io && !check_mul_overflow(lbs, opt_io, &bytes))
-			blk_queue_io_opt(q, bytes);
+			lim->io_opt = bytes;
 	}
 
 	if (virtio_has_feature(vdev, VIRTIO_BLK_F_DISCARD)) {
 		virtio_cread(vdev, struct virtio_blk_config,
 			     max_discard_sectors, &v);
-		blk_queue_max_discard_sectors(q, v ?: UINT_MAX);
+		lim->max_hw_discard_sectors = v ?: UINT_MAX;
 
 		virtio_cread(vdev, struct virtio_blk_config,
 			     discard_sector_alignment, &v);
 		if (v && v <= (UINT_MAX >> SECTOR_SHIFT) &&
 		    (v << SECTOR_SHIFT) >= lbs)
-			q->limits.discard_granularity = v << SECTOR_SHIFT;
+			lim->discard_granularity = v << SECTOR_SHIFT;
 		else
-			q->limits.discard_granularity = lbs;
+			lim->discard_granularity = lbs;
 
 		virtio_cread(vdev, struct virtio_blk_config, max_discard_seg,
 			     &v);
-		blk_queue_max_discard_segments(q,
-					       clamp(v, 1U,
-						     VSGL_MAX_DISCARD_SEGS));
+		lim->max_discard_segments = clamp(v, 1U, VSGL_MAX_DISCARD_SEGS);
 	}
 
 	if (virtio_has_feature(vdev, VIRTIO_BLK_F_WRITE_ZEROES)) {
 		virtio_cread(vdev, struct virtio_blk_config,
 			     max_write_zeroes_sectors, &v);
-		blk_queue_max_write_zeroes_sectors(q, v ?: UINT_MAX);
+		lim->max_write_zeroes_sectors = v ?: UINT_MAX;
 	}
-
-	if (virtio_has_feature(vdev, VIRTIO_BLK_F_RO))
-		set_disk_ro(vblk->disk, true);
-
-	vsgl_update_cache_mode(vblk);
 	return 0;
 }
 
@@ -1671,6 +1679,7 @@ static void vsgl_disk_name(char *buf, size_t len, int index)
 
 static int vsgl_probe(struct virtio_device *vdev)
 {
+	struct queue_limits lim = { 0 };
 	struct vsgl_dev *vblk;
 	unsigned int i;
 	int err;
@@ -1727,11 +1736,15 @@ static int vsgl_probe(struct virtio_device *vdev)
 	vblk->tag_set.driver_data = vblk;
 	vblk->tag_set.nr_maps = 1;
 
+	err = vsgl_fill_limits(vblk, &lim);
+	if (err)
+		goto out_del_vqs;
+
 	err = blk_mq_alloc_tag_set(&vblk->tag_set);
 	if (err)
 		goto out_del_vqs;
 
-	vblk->disk = blk_mq_alloc_disk(&vblk->tag_set, vblk);
+	vblk->disk = vsgl_alloc_disk(&vblk->tag_set, &lim, vblk);
 	if (IS_ERR(vblk->disk)) {
 		err = PTR_ERR(vblk->disk);
 		goto out_tags;
@@ -1745,7 +1758,9 @@ static int vsgl_probe(struct virtio_device *vdev)
 	vblk->disk->fops = &vsgl_fops;
 	vblk->devt = disk_devt(vblk->disk);
 
-	err = vsgl_set_limits(vblk);
+	if (virtio_has_feature(vdev, VIRTIO_BLK_F_RO))
+		set_disk_ro(vblk->disk, true);
+	err = vsgl_update_cache_mode(vblk);
 	if (err)
 		goto out_disk;
 	vsgl_read_geometry(vblk);
@@ -1814,13 +1829,12 @@ static void vsgl_remove(struct virtio_device *vdev)
 	vsgl_kill(vblk, false);	/* resets the device; no I/O is left */
 	blk_mq_free_tag_set(&vblk->tag_set);
 	vdev->config->del_vqs(vdev);
-	put_disk(vblk->disk);
-
 	WARN_ON_ONCE(atomic64_read(&vblk->chained_now));
 	kfree(vblk->vqs);
-	free_percpu(vblk->stats);
-	ida_free(&vsgl_index_ida, vblk->index);
-	kfree(vblk);
+	vblk->vqs = NULL;
+	vdev->priv = NULL;
+	/* vsgl_free_disk() frees @vblk once the last opener is gone. */
+	put_disk(vblk->disk);
 }
 
 #ifdef CONFIG_PM_SLEEP

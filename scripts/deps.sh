@@ -3,11 +3,17 @@
 # benchmarks need. Quick when everything is present: dpkg-query only.
 set -eu
 
+# The second kernel line the driver and the guest tests cover: Debian 12's
+# 6.12 (bookworm-security), pinned to one ABI so that the check stays a
+# dpkg-query and every machine tests the same kernel (README: supported kernels).
+K612=6.12.118+deb12-amd64
+
 PKGS="make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
 libzstd-dev linux-image-amd64 linux-headers-amd64 qemu-system-x86
 busybox-static cpio fio prometheus-node-exporter prometheus libcmocka-dev
 sparse kmod socat jq libbpf-tools gnuplot-nox libclang-rt-14-dev dkms man-db
-systemd curl python3 strace valgrind file"
+systemd curl python3 strace valgrind file
+linux-image-$K612 linux-headers-$K612"
 
 missing=""
 for p in $PKGS; do

@@ -19,6 +19,7 @@
 #include <linux/capability.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
+#include "btf_need.h"
 #include <bpf/libbpf.h>
 #include "sglstat.skel.h"
 #include "args.h"
@@ -111,6 +112,54 @@ static bool probe_tp_btf(void)
 		return false;
 	close(fd);
 	return true;
+}
+
+static bool btf_has_enum(void *ctx, const char *name)
+{
+	return btf__find_by_name_kind(ctx, name, BTF_KIND_ENUM) > 0 ||
+	       btf__find_by_name_kind(ctx, name, BTF_KIND_ENUM64) > 0;
+}
+
+static bool btf_has_member(void *ctx, const char *type, const char *member)
+{
+	int id = btf__find_by_name_kind(ctx, type, BTF_KIND_STRUCT);
+	const struct btf_type *t = id > 0 ? btf__type_by_id(ctx, id) : NULL;
+	const struct btf_member *m;
+	int i;
+
+	if (!t)
+		return false;
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		const char *n = btf__name_by_offset(ctx, m->name_off);
+
+		if (n && !strcmp(n, member))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The kernel (or --btf file) must have the types the programs relocate
+ * against: one line naming what is missing, not libbpf's dump (btf_need.c).
+ */
+static int check_kernel_btf(const char *path)
+{
+	struct btf *btf = btf__parse(path, NULL);
+	struct sgl_btf_lookup lk = { btf_has_enum, btf_has_member, btf };
+	char why[256];
+	int err;
+
+	if (!btf) {
+		fprintf(stderr, "sglstat: cannot parse the kernel BTF %s: %s: pass --btf PATH to a BTF file of this kernel\n",
+			path, strerror(errno));
+		return -EINVAL;
+	}
+	err = sgl_btf_need(&lk, why, sizeof(why));
+	btf__free(btf);
+	if (err)
+		fprintf(stderr, "sglstat: %s\n", why);
+	return err;
 }
 
 struct tracer {
@@ -586,6 +635,9 @@ int main(int argc, char **argv)
 			path);
 		return 1;
 	}
+	libbpf_set_print(NULL);
+	if (check_kernel_btf(env.btf_path ? env.btf_path : path))
+		return 1;
 	if (env.mode == SGL_MODE_AUTO) {
 		snprintf(path, sizeof(path), "%s/module/virtio_blk_sgl", root);
 		env.mode = access(path, F_OK) ? SGL_MODE_STOCK : SGL_MODE_DRIVER;

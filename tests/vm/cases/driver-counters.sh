@@ -1,4 +1,5 @@
 # guest-run-args: --disks 1 --disk-size 64M --smp 2 --timeout 300
+# guest-run-kernels: 6.1 6.12
 # guest-run-share: yes
 # virtio_blk_sgl counters against ground truth: requests_mapped against the
 # block layer's own completion counts, requests_chained against requests

@@ -1,4 +1,5 @@
 # guest-run-args: --disks 1 --disk-size 32M --smp 2 --no-module --timeout 420 --disk-props "num-queues=2"
+# guest-run-kernels: 6.1 6.12
 # A buggy or hostile device's config values, played through the driver's
 # testing-only test_config parameter (QEMU will not offer them): each load
 # must either refuse the device with one log line or clamp the value with

@@ -1,4 +1,5 @@
 # guest-run-args: --disks 1 --disk-size 64M --smp 2 --timeout 480
+# guest-run-kernels: 6.1 6.12
 # guest-run-share: yes
 # Data integrity through every SG layout: fio writes then verifies crc32c
 # with inline_sg_cnt 0/1/2/4 and prealloc, block sizes 512 B..1 MiB,

@@ -1,4 +1,5 @@
 # guest-run-args: --disks 4 --disk-size 16M --smp 2 --mem 1024 --disk-props "queue-size=1024,num-queues=2,seg-max-adjust=off" --timeout 300
+# guest-run-kernels: 6.1 6.12
 # sg_prealloc_bytes against real memory: the difference between prealloc
 # and inline mode that sysfs predicts must match the MemFree difference
 # measured in the guest (after drop_caches, loaded vs not loaded) within 10%.

@@ -1,4 +1,5 @@
 # guest-run-args: --stock --disks 1 --disk-size 64M --smp 2 --timeout 400
+# guest-run-kernels: 6.1 6.12
 # sglstat stock mode on the guest's in-tree virtio_blk (Debian 6.1): the
 # tp_btf programs built against the host's 6.18 vmlinux.h load there (CO-RE),
 # and counted reads/writes equal /sys/block/vda/stat exactly (nothing else
