@@ -12,8 +12,8 @@ const char *argp_program_version = "sglstat " SGLSTAT_VERSION;
 /* no bug address: the project has no public tracker to name */
 
 static const char doc[] =
-"Trace virtio-blk scatter-gather list use: segments, chained SG tables, allocation\n"
-"failures and latency, per disk and per operation.\n"
+"Trace virtio-blk scatter-gather list use: segments, chained SG tables,\n"
+"allocation failures and latency, per disk and per operation.\n"
 "\n"
 "USAGE: sglstat [OPTION...] [interval [count]]\n"
 "       sglstat memory [-d DISK]... [-j] [--stock-inline N]\n"
@@ -30,7 +30,7 @@ static const char doc[] =
 "    sglstat -m -Q 5      # latency in ms, including queueing\n"
 "    sglstat --mode stock # trace every disk by the block tracepoints\n"
 "    sglstat memory       # SG memory footprint per disk\n"
-"    sglstat tune --apply # measure 10 s, recommend inline_sg_cnt, write modprobe.d";
+"    sglstat tune --apply # measure 10 s, write the pick to modprobe.d";
 
 enum {
 	OPT_CUMULATIVE = 0x100,
@@ -48,6 +48,7 @@ enum {
 	OPT_FROM_PROM_QUERY,
 	OPT_MAX_DISKS,
 	OPT_PICK_BY,
+	OPT_DISK,
 };
 
 /*
@@ -56,7 +57,12 @@ enum {
  * tests/unit/test_args.c checks every --help line fits 80 columns.
  */
 static const struct argp_option opts[] = {
-	{ "disk", 'd', "DISK", 0, "Trace this disk only (repeatable)", 0 },
+	/*
+	 * -d and --disk as two entries: argp prints a note on arguments of
+	 * options with both names, a sentence it reflows itself
+	 */
+	{ NULL, 'd', "DISK", 0, "Trace this disk only (repeatable)", 0 },
+	{ "disk", OPT_DISK, "DISK", 0, "The same as -d DISK", 0 },
 	{ "disks", 'D', NULL, 0, "Print a report per disk", 0 },
 	{ "timestamp", 'T', NULL, 0, "Print a timestamp with each report", 0 },
 	{ "json", 'j', NULL, 0, "One JSON object per line per interval", 0 },
@@ -152,6 +158,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'h':
 		argp_state_help(state, stderr, ARGP_HELP_STD_HELP);
 		break;
+	case OPT_DISK:
 	case 'd':
 		if (!*arg || strlen(arg) >= 32 || strchr(arg, '/')) {
 			fprintf(stderr, "sglstat: invalid disk name '%s': give a name from /sys/block, e.g. vda\n", arg);

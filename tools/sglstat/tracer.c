@@ -24,15 +24,6 @@
 
 #define PART_SHIFT	4	/* virtio_blk and virtio_blk_sgl: 16 minors per disk */
 
-unsigned int sgl_tracer_slots(unsigned int max_disks, unsigned int present)
-{
-	unsigned int n = max_disks ? max_disks : present + 4;
-
-	if (n < 1)
-		n = 1;
-	return n > SGL_MAX_DISKS ? SGL_MAX_DISKS : n;
-}
-
 static double real_now(void)
 {
 	struct timespec ts;
@@ -449,7 +440,7 @@ int sgl_tracer_open(struct sgl_tracer *t, const struct sgl_tracer_opts *o)
 		return n;
 	for (i = 0; i < (unsigned int)n; i++)
 		present += disk_wanted(t, &found[i]);
-	t->nslots = sgl_tracer_slots(o->max_disks, present);
+	t->nslots = sgl_disk_slots(o->max_disks, present);
 
 	if (o->btf_path)
 		open_opts.btf_custom_path = o->btf_path;

@@ -40,12 +40,6 @@ struct sgl_tracer {
 	bool warned[SGL_MAX_DISKS];	/* per snapshot entry: collision warned */
 };
 
-/*
- * Number of BPF slots for @present virtio disks: --max-disks if given, else
- * the disks present plus room for 4 hot-plugged ones, at most SGL_MAX_DISKS.
- */
-unsigned int sgl_tracer_slots(unsigned int max_disks, unsigned int present);
-
 /* Open, size, load, fill the disk map and attach.  0 or -errno (message printed). */
 int sgl_tracer_open(struct sgl_tracer *t, const struct sgl_tracer_opts *o);
 /*
