@@ -39,7 +39,8 @@
 #define MINORBITS_	20
 
 const volatile __u32 targ_part_shift = 4;	/* virtio_blk and vsgl: 16 minors */
-const volatile bool targ_driver_mode = false;	/* block_rq_requeue next to the driver tracepoints */
+const volatile bool targ_driver_mode = false;	/* every disk as SGL_DISK_F_DRIVER */
+const volatile bool targ_queued = false;	/* -Q: latency from start_time_ns always */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -125,13 +126,26 @@ static __always_inline void inflight_add(__u32 slot, __s64 bytes)
 		f->peak = now;
 }
 
-static __always_inline void count_setup(struct sgl_stats *s, __u32 nsegs, __u32 len,
+/* The fragmentation bound slot of a request (sglstat.h), bounds-checked for the verifier. */
+static __always_inline void segbound_add(struct sgl_stats *s, __u32 op, __u32 nsegs, __u32 len,
+					 int inc)
+{
+	__u32 slot = sgl_seg_slot(sgl_seg_bound(nsegs, len,
+						op == SGL_OP_READ || op == SGL_OP_WRITE));
+
+	barrier_var(slot);
+	if (slot < SGL_SEG_SLOTS)
+		s->segbound[slot] += inc;
+}
+
+static __always_inline void count_setup(struct sgl_stats *s, __u32 op, __u32 nsegs, __u32 len,
 					bool chained, __u64 cbytes)
 {
 	s->c.requests++;
 	s->c.segments += nsegs;
 	s->c.bytes += len;
 	s->seg[sgl_seg_slot(nsegs)]++;
+	segbound_add(s, op, nsegs, len, 1);
 	if (chained) {
 		s->c.chained++;
 		s->c.chained_bytes += cbytes;
@@ -141,18 +155,24 @@ static __always_inline void count_setup(struct sgl_stats *s, __u32 nsegs, __u32 
 /*
  * Latency of a completing request: now - io_start_time_ns when the block layer
  * set it (queue stats enabled: device time only), else now - start_time_ns
- * (set at allocation when iostats/scheduler need it: includes queueing).
+ * (set at allocation when iostats/scheduler need it: includes queueing); with
+ * -Q (targ_queued) always from start_time_ns, as biolatency -Q.  Each sample
+ * counts its source.
  */
 static __always_inline void count_latency(struct sgl_stats *s, bool chained,
 					  __u64 start, __u64 io_start)
 {
-	__u64 t0 = io_start ? io_start : start;
+	__u64 t0 = io_start && !targ_queued ? io_start : start;
 	__u64 now;
 
 	if (!t0) {
 		s->c.lat_untimed++;
 		return;
 	}
+	if (t0 == start)
+		s->c.lat_src_start++;
+	else
+		s->c.lat_src_io_start++;
 	now = bpf_ktime_get_ns();
 	now = now > t0 ? now - t0 : 0;
 	s->lat[chained ? SGL_LAT_CHAINED : SGL_LAT_INLINE][sgl_lat_slot(now)]++;
@@ -220,7 +240,7 @@ int BPF_PROG(drv_setup, struct request *rq, u32 dev, u32 hwq, u32 nsegs,
 		s->c.map_errors++;
 		return 0;
 	}
-	count_setup(s, nsegs, len, chained, chained_bytes);
+	count_setup(s, op_class(flags), nsegs, len, chained, chained_bytes);
 	if (retry)
 		s->c.retries++;
 	s->setup[sgl_lat_slot(setup_ns)]++;
@@ -389,9 +409,17 @@ static __always_inline int stock_event(const struct rq_info *ri, enum stock_ev e
 	struct sgl_stats *s;
 	__u32 nsegs, op;
 	__u64 cbytes;
-	bool chained;
+	bool chained, drv;
 
 	if (!d)
+		return 0;
+	/*
+	 * A disk traced by the driver tracepoints (mode auto on a mixed host,
+	 * or --mode driver) counts its setups and completions there: here only
+	 * requeues after issue are undone, so nothing counts twice.
+	 */
+	drv = targ_driver_mode || (d->flags & SGL_DISK_F_DRIVER);
+	if (drv && ev != EV_REQUEUE)
 		return 0;
 	op = op_class(ri->cmd_flags);
 	s = stats_lookup(d->slot, op);
@@ -402,7 +430,7 @@ static __always_inline int stock_event(const struct rq_info *ri, enum stock_ev e
 	cbytes = chained ? sgl_chained_bytes(nsegs, d->inline_cnt) : 0;
 	switch (ev) {
 	case EV_ISSUE:
-		count_setup(s, nsegs, ri->data_len, chained, cbytes);
+		count_setup(s, op, nsegs, ri->data_len, chained, cbytes);
 		if (chained)
 			inflight_add(d->slot, cbytes);
 		break;
@@ -416,7 +444,7 @@ static __always_inline int stock_event(const struct rq_info *ri, enum stock_ev e
 		 * tracepoint counts those.
 		 */
 		if (ri->state != bpf_core_enum_value(enum mq_rq_state, MQ_RQ_IN_FLIGHT)) {
-			if (!targ_driver_mode)
+			if (!drv)
 				s->c.retries++;
 			break;
 		}
@@ -430,6 +458,7 @@ static __always_inline int stock_event(const struct rq_info *ri, enum stock_ev e
 		s->c.segments -= nsegs;
 		s->c.bytes -= ri->data_len;
 		s->seg[sgl_seg_slot(nsegs)]--;
+		segbound_add(s, op, nsegs, ri->data_len, -1);
 		if (chained) {
 			s->c.chained--;
 			s->c.chained_bytes -= cbytes;

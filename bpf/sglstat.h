@@ -7,8 +7,12 @@
 #ifndef SGLSTAT_H
 #define SGLSTAT_H
 
-/* Disks traced at once (slots); the key space of the disk map is larger. */
-#define SGL_MAX_DISKS		16
+/*
+ * Disks traced at once (slots): the most the stats map can be sized for.
+ * sglstat sizes the maps at load for the disks the host has (plus room for
+ * hot-plugged ones, --max-disks) and recycles the slots of departed disks.
+ */
+#define SGL_MAX_DISKS		64
 
 /*
  * Disk map key: ((major & 0xf) << 6) | ((first_minor >> part_shift) & 0x3f).
@@ -77,6 +81,8 @@ struct sgl_counters {
 	__u64 requeues;		/* requeued after issue (e.g. virtqueue full); undone */
 	__u64 lat_sum_ns[SGL_NR_LAT];	/* sum of the latencies in lat[] (for _sum, means) */
 	__u64 setup_sum_ns;	/* driver mode: sum of setup_ns */
+	__u64 lat_src_io_start;	/* latency samples timed from io_start_time_ns */
+	__u64 lat_src_start;	/* latency samples timed from start_time_ns */
 };
 
 #define SGL_NR_COUNTERS	(sizeof(struct sgl_counters) / sizeof(__u64))
@@ -86,6 +92,13 @@ struct sgl_stats {
 	__u64 seg[SGL_SEG_SLOTS];
 	__u64 lat[SGL_NR_LAT][SGL_LAT_SLOTS];
 	__u64 setup[SGL_LAT_SLOTS];	/* driver mode: setup_ns */
+	/*
+	 * Fragmentation bound per request, same slots as seg[]: for reads and
+	 * writes max(segments, ceil(bytes / 4096) + 1) (a buffer of B bytes
+	 * spans at most that many pages wherever its pages landed), else the
+	 * segment count.  sglstat tune caps it at max_segments.
+	 */
+	__u64 segbound[SGL_SEG_SLOTS];
 };
 
 /* Value of the disk map. */
@@ -97,7 +110,21 @@ struct sgl_disk_val {
 	__u32 flags;		/* SGL_DISK_F_* */
 };
 
-#define SGL_DISK_F_VSGL	1	/* our driver: discard/write-zeroes map no SG entries */
+#define SGL_DISK_F_VSGL		1	/* our driver: discard/write-zeroes map no SG entries */
+#define SGL_DISK_F_DRIVER	2	/* traced by the driver tracepoints: block
+					 * tracepoints only undo requeues */
+#define SGL_PAGE_SIZE		4096	/* x86_64 (the BPF target) */
+
+/* The fragmentation bound of a request (segbound[] above). */
+static inline __u32 sgl_seg_bound(__u32 nsegs, __u32 bytes, int rw)
+{
+	__u32 b;
+
+	if (!rw)
+		return nsegs;
+	b = (bytes + SGL_PAGE_SIZE - 1) / SGL_PAGE_SIZE + 1;
+	return b > nsegs ? b : nsegs;
+}
 
 /* Per-disk sg_pool bytes held by in-flight requests, as seen by the tracer. */
 struct sgl_inflight {

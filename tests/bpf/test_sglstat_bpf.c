@@ -260,9 +260,9 @@ static void test_segment_slots(__u64 rq_read)
 		       (unsigned long long)a.c.model_mismatch);
 		/* exactly: one seg slot, requests, segments (unless 0), chained+bytes (if chained), setup slot */
 		{
-			/* seg slot, requests, bytes, setup slot, setup sum, segments if n,
-			 * chained+bytes if chained */
-			int expect = 5 + (c[i].n ? 1 : 0) + (ch ? 2 : 0);
+			/* seg slot, fragmentation bound slot, requests, bytes, setup
+			 * slot, setup sum, segments if n, chained+bytes if chained */
+			int expect = 6 + (c[i].n ? 1 : 0) + (ch ? 2 : 0);
 			int got = words_changed(&a, &b, 1);
 
 			snprintf(name, sizeof(name), "drv_setup_seg_only_%u", c[i].n);
@@ -797,6 +797,160 @@ out:
 	sglstat_bpf__destroy(drv);
 }
 
+
+/*
+ * Mode auto on a mixed host: a disk flagged SGL_DISK_F_DRIVER is counted by
+ * the driver tracepoints, so the block programs leave its issues and
+ * completions alone (else each request counts twice) and only undo requeues
+ * after issue.  Latency source counts, -Q and the fragmentation bound.
+ */
+#define DM_MAJOR	251
+#define DM_MINOR	48
+#define DM_SLOT		9
+static void test_mixed(void)
+{
+	struct sgl_disk_val v = { .major = DM_MAJOR, .first_minor = DM_MINOR, .slot = DM_SLOT,
+				  .inline_cnt = 2, .flags = SGL_DISK_F_VSGL | SGL_DISK_F_DRIVER };
+	__u32 key = sgl_disk_key(DM_MAJOR, DM_MINOR, 4), dev = mkdev(DM_MAJOR, DM_MINOR);
+	__u32 cb = (__u32)sgl_chained_bytes(5, 2);
+	struct sgl_stats b, a, bs, as;
+	__u64 rq, now = mono_ns();
+	int changed;
+
+	bpf_map_update_elem(bpf_map__fd(skel->maps.disks), &key, &v, BPF_ANY);
+	/* driver setup + block issue + driver complete + block complete: once */
+	next_state = st_idle;
+	rq = fake_rq(op_read, 0, 5, 5 * 4096, now - 1000000, now - 500000, DM_MAJOR, DM_MINOR);
+	get_stats(DM_SLOT, SGL_OP_READ, &b);
+	drv_setup(rq, dev, 5, 2, true, cb, 0, false, 100);
+	stock(skel->progs.stock_issue_raw, rq, 0);
+	drv_complete(rq, dev, 5, true, cb, 0, 0);
+	stock(skel->progs.stock_complete_raw, rq, 0);
+	get_stats(DM_SLOT, SGL_OP_READ, &a);
+	result(a.c.requests == b.c.requests + 1 && a.c.completions == b.c.completions + 1 &&
+	       a.c.chained == b.c.chained + 1 && a.seg[5] == b.seg[5] + 1 &&
+	       sgl_hist_sum_test(a.lat[SGL_LAT_CHAINED]) == sgl_hist_sum_test(b.lat[SGL_LAT_CHAINED]) + 1,
+	       "mixed_driver_disk_counted_once", "requests +%llu completions +%llu chained +%llu",
+	       (unsigned long long)(a.c.requests - b.c.requests),
+	       (unsigned long long)(a.c.completions - b.c.completions),
+	       (unsigned long long)(a.c.chained - b.c.chained));
+	/* the block programs alone change nothing on it */
+	get_stats(DM_SLOT, SGL_OP_READ, &b);
+	stock(skel->progs.stock_issue_raw, rq, 0);
+	stock(skel->progs.stock_complete_raw, rq, 0);
+	get_stats(DM_SLOT, SGL_OP_READ, &a);
+	changed = words_changed(&a, &b, 1);
+	result(changed == 0, "mixed_block_programs_skip_driver_disk", "%d words changed", changed);
+	/* requeue before issue: the driver's alloc_fail counts it, no retry here */
+	get_stats(DM_SLOT, SGL_OP_READ, &b);
+	stock(skel->progs.stock_requeue_raw, rq, 0);
+	get_stats(DM_SLOT, SGL_OP_READ, &a);
+	result(a.c.retries == b.c.retries && words_changed(&a, &b, 1) == 0,
+	       "mixed_unissued_requeue_no_retry", "retries +%llu",
+	       (unsigned long long)(a.c.retries - b.c.retries));
+	/* requeue after setup: undone */
+	next_state = st_in_flight;
+	rq = fake_rq(op_read, 0, 5, 5 * 4096, 0, 0, DM_MAJOR, DM_MINOR);
+	get_stats(DM_SLOT, SGL_OP_READ, &b);
+	drv_setup(rq, dev, 5, 2, true, cb, 0, false, 100);
+	stock(skel->progs.stock_requeue_raw, rq, 0);
+	get_stats(DM_SLOT, SGL_OP_READ, &a);
+	next_state = st_idle;
+	result(a.c.requests == b.c.requests && a.c.chained == b.c.chained && a.seg[5] == b.seg[5] &&
+	       a.c.requeues == b.c.requeues + 1,
+	       "mixed_requeue_after_setup_undone", "requests +%lld requeues +%llu",
+	       (long long)(a.c.requests - b.c.requests), (unsigned long long)(a.c.requeues - b.c.requeues));
+	/* a stock disk next to it is still counted by the block programs */
+	rq = fake_rq(op_read, 0, 1, 4096, 0, 0, D0_MAJOR, D0_MINOR);
+	get_stats(D0_SLOT, SGL_OP_READ, &bs);
+	stock(skel->progs.stock_issue_raw, rq, 0);
+	get_stats(D0_SLOT, SGL_OP_READ, &as);
+	result(as.c.requests == bs.c.requests + 1, "mixed_stock_disk_counted", "requests +%llu",
+	       (unsigned long long)(as.c.requests - bs.c.requests));
+
+	/* latency source: io_start_time_ns when set, else start_time_ns */
+	rq = fake_rq(op_write, 0, 1, 4096, now - 3000000, now - 1000000, D0_MAJOR, D0_MINOR);
+	get_stats(D0_SLOT, SGL_OP_WRITE, &b);
+	stock(skel->progs.stock_issue_raw, rq, 0);
+	stock(skel->progs.stock_complete_raw, rq, 0);
+	rq = fake_rq(op_write, 0, 1, 4096, now - 3000000, 0, D0_MAJOR, D0_MINOR);
+	stock(skel->progs.stock_issue_raw, rq, 0);
+	stock(skel->progs.stock_complete_raw, rq, 0);
+	rq = fake_rq(op_write, 0, 1, 4096, 0, 0, D0_MAJOR, D0_MINOR);
+	stock(skel->progs.stock_issue_raw, rq, 0);
+	stock(skel->progs.stock_complete_raw, rq, 0);
+	get_stats(D0_SLOT, SGL_OP_WRITE, &a);
+	result(a.c.lat_src_io_start == b.c.lat_src_io_start + 1 &&
+	       a.c.lat_src_start == b.c.lat_src_start + 1 && a.c.lat_untimed == b.c.lat_untimed + 1,
+	       "latency_source_counts", "io_start +%llu start +%llu untimed +%llu",
+	       (unsigned long long)(a.c.lat_src_io_start - b.c.lat_src_io_start),
+	       (unsigned long long)(a.c.lat_src_start - b.c.lat_src_start),
+	       (unsigned long long)(a.c.lat_untimed - b.c.lat_untimed));
+
+	/* fragmentation bound: max(segments, ceil(bytes / 4096) + 1) for reads and writes */
+	{
+		static const struct { __u32 op, n, len, bound; } c[] = {
+			{ 0, 3, 65536, 17 }, { 0, 3, 4096, 3 }, { 0, 1, 4096, 2 }, { 0, 2, 5000, 3 },
+			{ 0, 40, 131072, 40 }, { 1, 1, 512, 2 }, { 2, 1, 1 << 20, 1 },
+		};
+		__u32 ops[3] = { op_read, op_write, op_discard };
+		__u32 cls[3] = { SGL_OP_READ, SGL_OP_WRITE, SGL_OP_DISCARD };
+		char name[64];
+
+		for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+			rq = fake_rq(ops[c[i].op], c[i].op == 2 ? rqf_special : 0, c[i].n, c[i].len, 0, 0,
+				     D0_MAJOR, D0_MINOR);
+			get_stats(D0_SLOT, cls[c[i].op], &b);
+			stock(skel->progs.stock_issue_raw, rq, 0);
+			get_stats(D0_SLOT, cls[c[i].op], &a);
+			snprintf(name, sizeof(name), "seg_bound_%u_bytes_%u_segs", c[i].len, c[i].n);
+			result(a.segbound[c[i].bound] == b.segbound[c[i].bound] + 1, name,
+			       "slot %u +%llu", c[i].bound,
+			       (unsigned long long)(a.segbound[c[i].bound] - b.segbound[c[i].bound]));
+		}
+	}
+}
+
+/* -Q: a second instance with targ_queued times every sample from start_time_ns. */
+static void test_queued(void)
+{
+	struct sglstat_bpf *main_skel = skel, *q;
+	struct sgl_stats b, a;
+	__u64 rq, now = mono_ns();
+	int err;
+
+	q = sglstat_bpf__open();
+	if (!q) {
+		result(false, "queued_open", "%s", strerror(errno));
+		return;
+	}
+	q->rodata->targ_queued = true;
+	bpf_program__set_autoload(q->progs.stock_issue_btf, false);
+	bpf_program__set_autoload(q->progs.stock_requeue_btf, false);
+	bpf_program__set_autoload(q->progs.stock_complete_btf, false);
+	err = sglstat_bpf__load(q);
+	result(!err, "queued_load", "%s", strerror(-err));
+	if (err)
+		goto out;
+	skel = q;
+	add_disk(D0_MAJOR, D0_MINOR, D0_SLOT, D0_INLINE);
+	/* started 2^30 ns ago, issued just now: the sample lands in slot 30 or 31 */
+	rq = fake_rq(op_read, 0, 1, 4096, now - (1ULL << 30) - 1000, now, D0_MAJOR, D0_MINOR);
+	get_stats(D0_SLOT, SGL_OP_READ, &b);
+	stock(skel->progs.stock_issue_raw, rq, 0);
+	stock(skel->progs.stock_complete_raw, rq, 0);
+	get_stats(D0_SLOT, SGL_OP_READ, &a);
+	result(a.c.lat_src_start == b.c.lat_src_start + 1 && a.c.lat_src_io_start == b.c.lat_src_io_start &&
+	       a.lat[SGL_LAT_INLINE][31] + a.lat[SGL_LAT_INLINE][32] ==
+	       b.lat[SGL_LAT_INLINE][31] + b.lat[SGL_LAT_INLINE][32] + 1,
+	       "queued_latency_from_start", "start +%llu io_start +%llu",
+	       (unsigned long long)(a.c.lat_src_start - b.c.lat_src_start),
+	       (unsigned long long)(a.c.lat_src_io_start - b.c.lat_src_io_start));
+out:
+	skel = main_skel;
+	sglstat_bpf__destroy(q);
+}
+
 int main(void)
 {
 	struct btf *vmlinux;
@@ -853,6 +1007,8 @@ int main(void)
 	test_stock();
 	test_stock_flush();
 	test_driver_mode_requeue();
+	test_mixed();
+	test_queued();
 out:
 	fake_rq_bpf__destroy(fake);
 	sglstat_bpf__destroy(skel);

@@ -34,6 +34,7 @@
 #include "sgl_model.h"
 #include "snapshot.h"
 #include "report_prom.h"
+#include "memory.h"
 
 #define MAX_VALS 256
 
@@ -145,6 +146,10 @@ static void request(struct sgl_snapshot *snap, unsigned int i, unsigned int op, 
 		s->c.lat_untimed++;
 	} else {
 		v = lat_value();
+		if (v & 1)
+			s->c.lat_src_start++;
+		else
+			s->c.lat_src_io_start++;
 		s->lat[chained ? SGL_LAT_CHAINED : SGL_LAT_INLINE][sgl_lat_slot(v)]++;
 		s->c.lat_sum_ns[chained ? SGL_LAT_CHAINED : SGL_LAT_INLINE] += v;
 		vmap_add(&r->lat[chained ? SGL_LAT_CHAINED : SGL_LAT_INLINE], v);
@@ -335,7 +340,8 @@ static int dump_json(const char *path, const struct sgl_snapshot *snap,
 				"\"chained_bytes\":%llu,\"bytes\":%llu,\"segments\":%llu,"
 				"\"alloc_failures\":%llu,\"alloc_injected\":%llu,\"map_errors\":%llu,"
 				"\"retries\":%llu,\"completions\":%llu,\"io_errors\":%llu,"
-				"\"lat_untimed\":%llu,\"model_mismatch\":%llu,\"requeues\":%llu,",
+				"\"lat_untimed\":%llu,\"model_mismatch\":%llu,\"requeues\":%llu,"
+				"\"lat_src_io_start\":%llu,\"lat_src_start\":%llu,",
 				op ? "," : "", sgl_op_name(op),
 				(unsigned long long)c->requests, (unsigned long long)c->chained,
 				(unsigned long long)c->chained_bytes, (unsigned long long)c->bytes,
@@ -347,7 +353,9 @@ static int dump_json(const char *path, const struct sgl_snapshot *snap,
 				(unsigned long long)c->io_errors,
 				(unsigned long long)c->lat_untimed,
 				(unsigned long long)c->model_mismatch,
-				(unsigned long long)c->requeues);
+				(unsigned long long)c->requeues,
+				(unsigned long long)c->lat_src_io_start,
+				(unsigned long long)c->lat_src_start);
 			json_vmap(f, "segs", &r->segs);
 			fputc(',', f);
 			json_vmap(f, "lat_inline", &r->lat[SGL_LAT_INLINE]);
@@ -499,6 +507,9 @@ int main(int argc, char **argv)
 	if (no_guard)
 		sgl_prom_meta_free(&meta);	/* mono = NULL: no monotonic guard */
 	fill(&snap, mode, (unsigned int)nd, name0, ts);
+	/* in-tree disks' memory gauges, as the tracer fills them */
+	for (i = 0; i < (int)snap.nr_disks; i++)
+		sgl_disk_mem_fill(root, &snap.disk[i]);
 	rc = 0;
 	if (dip) {
 		rc = dip_sequence(dip, &snap, &meta);

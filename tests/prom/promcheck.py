@@ -183,7 +183,8 @@ def expected(j):
     ctr = [("requests", "requests"), ("chained_requests", "chained"),
            ("chained_bytes", "chained_bytes"), ("data_bytes", "bytes"),
            ("retries", "retries"), ("requeues", "requeues"), ("completions", "completions"),
-           ("io_errors", "io_errors"), ("io_latency_untimed", "lat_untimed")]
+           ("io_errors", "io_errors"), ("io_latency_untimed", "lat_untimed"),
+           ("io_latency_from_io_start", "lat_src_io_start"), ("io_latency_from_start", "lat_src_start")]
     if j["failures_known"]:
         ctr += [("alloc_failures", "alloc_failures"), ("alloc_failures_injected", "alloc_injected")]
     if mode == "driver":

@@ -5,6 +5,7 @@
 #include <argp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "args.h"
 
 static int parse(struct sgl_env *env, ...)
@@ -37,6 +38,85 @@ static void defaults(void **state)
 	assert_false(e.cumulative);
 	assert_null(e.disk);
 	assert_false(e.memory);
+}
+
+/* -d more than once, -m, -Q, --max-disks, --pick-by */
+static void new_options(void **state)
+{
+	struct sgl_env e;
+
+	(void)state;
+	assert_int_equal(parse(&e, "-d", "vda", "-d", "vsgla", "-d", "vda", "-m", "-Q",
+			       "--max-disks", "3", NULL), 0);
+	assert_int_equal(e.nr_disks, 2);
+	assert_string_equal(e.disks[0], "vda");
+	assert_string_equal(e.disks[1], "vsgla");
+	assert_string_equal(e.disk, "vda");
+	assert_true(e.milliseconds && e.queued);
+	assert_int_equal(e.max_disks, 3);
+	assert_int_not_equal(parse(&e, "--max-disks", "0", NULL), 0);
+	assert_int_not_equal(parse(&e, "--max-disks", "65", NULL), 0);
+	assert_int_equal(parse(&e, "tune", "--pick-by", "observed", NULL), 0);
+	assert_true(e.pick_observed);
+	assert_int_equal(parse(&e, "tune", NULL), 0);
+	assert_false(e.pick_observed);
+	assert_int_not_equal(parse(&e, "tune", "--pick-by", "both", NULL), 0);
+	assert_int_not_equal(parse(&e, "--pick-by", "bound", NULL), 0);	/* tune only */
+	assert_int_not_equal(parse(&e, "memory", "-m", NULL), 0);
+}
+
+/* The --help text, with ARGP_HELP_FMT set to @fmt (NULL: unset), into @buf. */
+static void help_text(const char *fmt, char *buf, size_t len)
+{
+	char path[] = "/tmp/sgl-help.XXXXXX";
+	int fd = mkstemp(path), saved = dup(1);
+	struct sgl_env e;
+	ssize_t n;
+
+	assert_true(fd >= 0 && saved >= 0);
+	if (fmt)
+		setenv("ARGP_HELP_FMT", fmt, 1);
+	else
+		unsetenv("ARGP_HELP_FMT");
+	fflush(stdout);
+	dup2(fd, 1);
+	parse(&e, "--help", NULL);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	n = pread(fd, buf, len - 1, 0);
+	assert_true(n > 0);
+	buf[n] = 0;
+	close(fd);
+	unlink(path);
+	unsetenv("ARGP_HELP_FMT");
+}
+
+/*
+ * --help: every line fits 80 columns and argp reflows nothing (the text is
+ * the same as with a 250-column margin, where argp wraps nothing), and no
+ * bug address is printed (the project has none to give).
+ */
+static void help_fits(void **state)
+{
+	static char narrow[16384], wide[16384];
+	const char *l = narrow;
+	int lines = 0;
+
+	(void)state;
+	help_text(NULL, narrow, sizeof(narrow));
+	help_text("rmargin=250", wide, sizeof(wide));
+	while (*l) {
+		size_t n = strcspn(l, "\n");
+
+		lines++;
+		if (n > 80)
+			fail_msg("help line %d longer than 80 columns: '%.*s'", lines, (int)n, l);
+		l += n + (l[n] == '\n');
+	}
+	assert_true(lines > 20);
+	assert_null(strstr(narrow, "Report bugs"));
+	assert_string_equal(narrow, wide);
 }
 
 static void interval_count(void **state)
@@ -132,6 +212,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(defaults),
 		cmocka_unit_test(interval_count),
+		cmocka_unit_test(new_options),
+		cmocka_unit_test(help_fits),
 		cmocka_unit_test(all_options),
 		cmocka_unit_test(memory_subcommand),
 		cmocka_unit_test(bad_values),

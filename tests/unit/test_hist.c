@@ -177,10 +177,35 @@ static void percentile_same_slot_as_exact(void **state)
 	}
 }
 
+/* Text percentiles: the slot that holds them, no false digits. */
+static void percentile_text(void **state)
+{
+	__u64 h[SGL_LAT_SLOTS] = { 0 };
+	char b[64];
+
+	(void)state;
+	sgl_lat_pct_text(h, 50, false, b, sizeof(b));
+	assert_string_equal(b, "-");
+	h[14] = 10;	/* (8192, 16384] */
+	sgl_lat_pct_text(h, 50, false, b, sizeof(b));
+	assert_string_equal(b, "(8192, 16384]");
+	sgl_lat_pct_text(h, 99, true, b, sizeof(b));
+	assert_string_equal(b, "(0.00819, 0.0164]");
+	h[0] = 100;
+	sgl_lat_pct_text(h, 50, false, b, sizeof(b));
+	assert_string_equal(b, "[0, 1]");
+	h[SGL_LAT_SLOTS - 1] = 10000;
+	sgl_lat_pct_text(h, 99, false, b, sizeof(b));
+	assert_string_equal(b, "> 70368744177664");
+	sgl_lat_bound_text(1048576, true, b, sizeof(b));
+	assert_string_equal(b, "1.05");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(lat_slot_small),
+		cmocka_unit_test(percentile_text),
 		cmocka_unit_test(lat_slot_edges),
 		cmocka_unit_test(seg_slot_all),
 		cmocka_unit_test(bounds_match_slots),

@@ -180,9 +180,42 @@ static void empty_histogram_keeps_default(void **state)
 	assert_int_equal(sgl_tune_pick(&in, 0.01), 2);
 }
 
+/*
+ * The fragmentation bound: a workload whose buffers happened to be
+ * physically contiguous (1 segment each) but whose requests are 64 KiB may
+ * need 17 segments in the next process.  By default the pick rests on the
+ * bound; --pick-by observed keeps the old answer.
+ */
+static void pick_by_bound(void **state)
+{
+	struct sgl_tune_input in = { .duration_s = 10, .max_segments = 254,
+				     .nr_requests_total = 256, .bound_known = true };
+	struct sgl_tune_input b;
+	bool by_bound;
+
+	(void)state;
+	in.seg[1] = 1000;
+	in.bound[17] = 1000;
+	assert_int_equal(sgl_tune_pick_by(&in, 0.005, false, &by_bound), 17);
+	assert_true(by_bound);
+	assert_int_equal(sgl_tune_pick_by(&in, 0.005, true, &by_bound), 1);
+	assert_false(by_bound);
+	in.bound_known = false;		/* e.g. a capture from an older sglstat */
+	assert_int_equal(sgl_tune_pick_by(&in, 0.005, false, &by_bound), 1);
+	assert_false(by_bound);
+	/* bounds above max_segments count at max_segments */
+	in.bound_known = true;
+	in.max_segments = 8;
+	in.seg[1] = 1000;
+	sgl_tune_bound_input(&in, &b);
+	assert_int_equal(b.seg[8], 1000);
+	assert_int_equal(sgl_tune_pick_by(&in, 0.005, false, NULL), 8);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(pick_by_bound),
 		cmocka_unit_test(chained_fraction_follows_distribution),
 		cmocka_unit_test(memory_and_pool_bytes),
 		cmocka_unit_test(pick_is_smallest_meeting_target),

@@ -9,25 +9,28 @@
 #include "args.h"
 
 const char *argp_program_version = "sglstat " SGLSTAT_VERSION;
-const char *argp_program_bug_address = "<https://github.com/virtio-blk-sgl/issues>";
+/* no bug address: the project has no public tracker to name */
 
 static const char doc[] =
-"Trace virtio-blk scatter-gather list use: segments, chained SG tables, allocation\n"
-"failures and latency, per disk and per operation.\n"
+"Trace virtio-blk scatter-gather list use: segments, chained SG tables,\n"
+"allocation failures and latency, per disk and per operation.\n"
 "\n"
 "USAGE: sglstat [OPTION...] [interval [count]]\n"
-"       sglstat memory [-d DISK] [-j] [--stock-inline N]\n"
-"       sglstat tune [-d DISK] [--duration S] [--target-chain-rate X] [--from FILE]\n"
-"                    [--from-prom FILE...] [--from-prom-query FILE] [--apply] [--root DIR] [-j]\n"
+"       sglstat memory [-d DISK]... [-j] [--stock-inline N]\n"
+"       sglstat tune [-d DISK]... [--duration S] [--target-chain-rate X]\n"
+"                    [--pick-by bound|observed] [--from FILE]\n"
+"                    [--from-prom FILE...] [--from-prom-query FILE]\n"
+"                    [--apply] [--root DIR] [-j]\n"
 "\n"
 "EXAMPLES:\n"
 "    sglstat              # summary at Ctrl-C\n"
 "    sglstat 1 10         # 10 one-second intervals\n"
 "    sglstat -D -T 5      # per disk, with timestamps, every 5 s\n"
 "    sglstat -d vda -j 1  # one JSON object per second for vda\n"
-"    sglstat --mode stock # trace the in-tree virtio_blk driver\n"
+"    sglstat -m -Q 5      # latency in ms, including queueing\n"
+"    sglstat --mode stock # trace every disk by the block tracepoints\n"
 "    sglstat memory       # SG memory footprint per disk\n"
-"    sglstat tune --apply # measure 10 s, recommend inline_sg_cnt, write modprobe.d";
+"    sglstat tune --apply # measure 10 s, write the pick to modprobe.d";
 
 enum {
 	OPT_CUMULATIVE = 0x100,
@@ -43,26 +46,43 @@ enum {
 	OPT_ROOT,
 	OPT_FROM_PROM,
 	OPT_FROM_PROM_QUERY,
+	OPT_MAX_DISKS,
+	OPT_PICK_BY,
+	OPT_DISK,
 };
 
+/*
+ * Option texts: argp prints them from column 29 and wraps at 80, so each
+ * stays within 51 columns (a longer one would be reflowed mid-phrase);
+ * tests/unit/test_args.c checks every --help line fits 80 columns.
+ */
 static const struct argp_option opts[] = {
-	{ "disk", 'd', "DISK", 0, "Trace this disk only (e.g. vda, vsgla)", 0 },
+	/*
+	 * -d and --disk as two entries: argp prints a note on arguments of
+	 * options with both names, a sentence it reflows itself
+	 */
+	{ NULL, 'd', "DISK", 0, "Trace this disk only (repeatable)", 0 },
+	{ "disk", OPT_DISK, "DISK", 0, "The same as -d DISK", 0 },
 	{ "disks", 'D', NULL, 0, "Print a report per disk", 0 },
 	{ "timestamp", 'T', NULL, 0, "Print a timestamp with each report", 0 },
 	{ "json", 'j', NULL, 0, "One JSON object per line per interval", 0 },
-	{ "cumulative", OPT_CUMULATIVE, NULL, 0, "Totals since start instead of per-interval deltas", 0 },
+	{ "milliseconds", 'm', NULL, 0, "Latency histograms in milliseconds", 0 },
+	{ "queued", 'Q', NULL, 0, "Latency includes queueing (start_time_ns)", 0 },
+	{ "cumulative", OPT_CUMULATIVE, NULL, 0, "Totals since start, not per interval", 0 },
 	{ "verbose", 'v', NULL, 0, "Print libbpf debug messages", 0 },
-	{ "mode", OPT_MODE, "MODE", 0, "driver|stock|auto (default auto: driver if virtio_blk_sgl is loaded)", 0 },
+	{ "mode", OPT_MODE, "MODE", 0, "auto (each disk its best way), driver, stock", 0 },
 	{ "btf", OPT_BTF, "PATH", 0, "BTF file of the running kernel, for CO-RE", 0 },
-	{ "stock-inline", OPT_STOCK_INLINE, "N", 0, "Inline SG count assumed for the in-tree driver (default 2)", 0 },
-	{ "raw-tp", OPT_RAW_TP, NULL, 0, "Stock mode: use raw_tp programs even if tp_btf works", 0 },
-	{ "prom-file", OPT_PROM_FILE, "PATH", 0, "Rewrite a node_exporter textfile at PATH every interval", 0 },
+	{ "stock-inline", OPT_STOCK_INLINE, "N", 0, "Inline SG count of in-tree disks (default 2)", 0 },
+	{ "raw-tp", OPT_RAW_TP, NULL, 0, "Block tracepoints as raw_tp even if tp_btf works", 0 },
+	{ "max-disks", OPT_MAX_DISKS, "N", 0, "Disks traced at once (default: present + 4)", 0 },
+	{ "prom-file", OPT_PROM_FILE, "PATH", 0, "Rewrite a node_exporter textfile each interval", 0 },
 	{ "duration", OPT_DURATION, "S", 0, "tune: seconds to measure (default 10)", 0 },
-	{ "target-chain-rate", OPT_TARGET, "X", 0, "tune: max predicted chained fraction, 0..1 (default 0.01)", 0 },
-	{ "from", OPT_FROM, "FILE", 0, "tune: use a saved sglstat -j capture instead of measuring", 0 },
-	{ "from-prom", OPT_FROM_PROM, "FILE", 0, "tune: Prometheus textfile(s) written by --prom-file (more FILEs may follow)", 0 },
-	{ "from-prom-query", OPT_FROM_PROM_QUERY, "FILE", 0, "tune: a Prometheus HTTP API query result (JSON)", 0 },
-	{ "apply", OPT_APPLY, NULL, 0, "tune: write ROOT/etc/modprobe.d/virtio_blk_sgl.conf", 0 },
+	{ "target-chain-rate", OPT_TARGET, "X", 0, "tune: max chained fraction (default 0.01)", 0 },
+	{ "pick-by", OPT_PICK_BY, "WHAT", 0, "tune: bound (default) or observed", 0 },
+	{ "from", OPT_FROM, "FILE", 0, "tune: a saved sglstat -j capture", 0 },
+	{ "from-prom", OPT_FROM_PROM, "FILE", 0, "tune: --prom-file textfile(s), FILE...", 0 },
+	{ "from-prom-query", OPT_FROM_PROM_QUERY, "FILE", 0, "tune: a Prometheus HTTP API result", 0 },
+	{ "apply", OPT_APPLY, NULL, 0, "tune: write etc/modprobe.d/virtio_blk_sgl.conf", 0 },
 	{ "root", OPT_ROOT, "DIR", 0, "tune --apply: root directory (default /)", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
 	{},
@@ -138,12 +158,46 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'h':
 		argp_state_help(state, stderr, ARGP_HELP_STD_HELP);
 		break;
+	case OPT_DISK:
 	case 'd':
 		if (!*arg || strlen(arg) >= 32 || strchr(arg, '/')) {
 			fprintf(stderr, "sglstat: invalid disk name '%s': give a name from /sys/block, e.g. vda\n", arg);
 			return EINVAL;
 		}
-		env->disk = arg;
+		if (env->nr_disks >= (int)(sizeof(env->disks) / sizeof(env->disks[0]))) {
+			fprintf(stderr, "sglstat: too many -d DISK (at most 16): leave -d out to trace every disk\n");
+			return EINVAL;
+		}
+		for (int i = 0; i < env->nr_disks; i++)
+			if (!strcmp(env->disks[i], arg))
+				return 0;	/* given twice: once is enough */
+		env->disks[env->nr_disks++] = arg;
+		if (!env->disk)
+			env->disk = arg;
+		break;
+	case 'm':
+		env->milliseconds = true;
+		break;
+	case 'Q':
+		env->queued = true;
+		break;
+	case OPT_MAX_DISKS:
+		err = sgl_parse_uint(arg, SGL_MAX_DISKS, &env->max_disks);
+		if (err || !env->max_disks) {
+			fprintf(stderr, "sglstat: invalid --max-disks '%s': use an integer 1..%d\n", arg, SGL_MAX_DISKS);
+			return EINVAL;
+		}
+		break;
+	case OPT_PICK_BY:
+		if (!strcmp(arg, "bound")) {
+			env->pick_observed = false;
+		} else if (!strcmp(arg, "observed")) {
+			env->pick_observed = true;
+		} else {
+			fprintf(stderr, "sglstat: invalid --pick-by '%s': use bound or observed\n", arg);
+			return EINVAL;
+		}
+		env->pick_set = true;
 		break;
 	case 'D':
 		env->per_disk = true;
@@ -384,6 +438,7 @@ int sgl_parse_args(int argc, char **argv, struct sgl_env *env, unsigned int argp
 		/* the value of an option that takes one is that option's business */
 		if (i > 1 && (!strcmp(prev, "-d") || !strcmp(prev, "--disk") || !strcmp(prev, "--mode") ||
 			      !strcmp(prev, "--btf") || !strcmp(prev, "--stock-inline") ||
+			      !strcmp(prev, "--max-disks") || !strcmp(prev, "--pick-by") ||
 			      !strcmp(prev, "--duration") || !strcmp(prev, "--target-chain-rate")))
 			continue;
 		if (a[0] == '-' && a[1] >= '0' && a[1] <= '9') {
@@ -412,11 +467,16 @@ int sgl_parse_args(int argc, char **argv, struct sgl_env *env, unsigned int argp
 		fprintf(stderr, "sglstat: `sglstat tune` takes no interval, --cumulative, -T or --prom-file\n");
 		return EINVAL;
 	}
+	if (!env->tune && env->pick_set) {
+		fprintf(stderr, "sglstat: --pick-by belongs to `sglstat tune`\n");
+		return EINVAL;
+	}
 	if (env->tune && env->tune_from && (env->nr_prom_in || env->prom_query)) {
 		fprintf(stderr, "sglstat: tune: use either --from or --from-prom/--from-prom-query\n");
 		return EINVAL;
 	}
-	if (env->memory && (env->interval || env->cumulative || env->timestamp)) {
+	if (env->memory && (env->interval || env->cumulative || env->timestamp || env->milliseconds ||
+			    env->queued || env->max_disks)) {
 		fprintf(stderr, "sglstat: `sglstat memory` takes only -d, -j, --stock-inline\n");
 		return EINVAL;
 	}

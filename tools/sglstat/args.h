@@ -13,7 +13,12 @@
 struct sgl_env {
 	bool memory;		/* `sglstat memory` subcommand */
 	enum sgl_mode mode;
-	const char *disk;	/* -d */
+	const char *disk;	/* -d: the first one given */
+	const char *disks[16];	/* -d DISK, may be given more than once */
+	int nr_disks;
+	bool milliseconds;	/* -m: latency histograms in ms */
+	bool queued;		/* -Q: latency includes queueing (start_time_ns) */
+	unsigned int max_disks;	/* --max-disks: BPF slots (0: disks present + 4) */
 	bool per_disk;		/* -D */
 	bool timestamp;		/* -T */
 	bool json;		/* -j */
@@ -35,6 +40,8 @@ struct sgl_env {
 	const char *prom_in[64];	/* --from-prom FILE... */
 	int nr_prom_in;
 	const char *prom_query;	/* --from-prom-query FILE */
+	bool pick_observed;	/* --pick-by observed (default: bound) */
+	bool pick_set;		/* --pick-by given */
 };
 
 /* Strict positive decimal integer <= @max: 0 or -EINVAL / -ERANGE. */

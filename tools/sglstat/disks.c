@@ -186,3 +186,12 @@ int sgl_read_drv_sysfs(const char *root, const char *name, struct sgl_drv_sysfs 
 	s->valid = true;
 	return 0;
 }
+
+unsigned int sgl_disk_slots(unsigned int max_disks, unsigned int present)
+{
+	unsigned int n = max_disks ? max_disks : present + 4;
+
+	if (n < 1)
+		n = 1;
+	return n > SGL_MAX_DISKS ? SGL_MAX_DISKS : n;
+}

@@ -46,6 +46,13 @@ int sgl_disk_get(const char *root, const char *name, struct sgl_disk_info *d);
 /* All virtio disks (both kinds) in @root/block, sorted by name; count or -errno. */
 int sgl_scan_disks(const char *root, struct sgl_disk_info *out, int max);
 
+/*
+ * BPF slots (stats map entries / SGL_NR_OPS) for @present virtio disks:
+ * --max-disks if given, else the disks present plus room for 4 hot-plugged
+ * ones, 1..SGL_MAX_DISKS.  Departed disks give their slot back.
+ */
+unsigned int sgl_disk_slots(unsigned int max_disks, unsigned int present);
+
 /* Our driver's /sys/block/@name/sgl/ counters: 0 or -errno. */
 int sgl_read_drv_sysfs(const char *root, const char *name, struct sgl_drv_sysfs *s);
 

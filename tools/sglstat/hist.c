@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Histogram slot bounds and percentiles (see hist.h for the definitions). */
+#include <stdio.h>
 #include "hist.h"
 
 void sgl_lat_bounds(unsigned int slot, __u64 *lo, __u64 *hi, bool *open_top)
@@ -95,4 +96,43 @@ double sgl_lat_percentile(const __u64 h[SGL_LAT_SLOTS], double p)
 double sgl_seg_percentile(const __u64 h[SGL_SEG_SLOTS], double p)
 {
 	return percentile(h, SGL_SEG_SLOTS, sgl_seg_bounds, p);
+}
+
+void sgl_lat_bound_text(__u64 ns, bool ms, char *buf, size_t len)
+{
+	if (ms)
+		snprintf(buf, len, "%.3g", (double)ns / 1e6);
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)ns);
+}
+
+void sgl_lat_pct_text(const __u64 h[SGL_LAT_SLOTS], double p, bool ms, char *buf, size_t len)
+{
+	__u64 total = sgl_hist_sum(h, SGL_LAT_SLOTS), below = 0, lo, hi;
+	char a[32], b[32];
+	double r;
+	bool open;
+	unsigned int i;
+
+	if (!total || p <= 0 || p > 100) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	r = p / 100.0 * (double)total;
+	for (i = 0; i < SGL_LAT_SLOTS; i++) {
+		below += h[i];
+		if (h[i] && (double)below >= r)
+			break;
+	}
+	if (i >= SGL_LAT_SLOTS)
+		i = SGL_LAT_SLOTS - 1;
+	sgl_lat_bounds(i, &lo, &hi, &open);
+	sgl_lat_bound_text(lo, ms, a, sizeof(a));
+	sgl_lat_bound_text(hi, ms, b, sizeof(b));
+	if (open)
+		snprintf(buf, len, "> %s", a);
+	else if (i == 0)
+		snprintf(buf, len, "[%s, %s]", a, b);
+	else
+		snprintf(buf, len, "(%s, %s]", a, b);
 }

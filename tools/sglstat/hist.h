@@ -4,6 +4,7 @@
 
 #include <linux/types.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include "sglstat.h"
 
 /*
@@ -32,6 +33,16 @@ __u64 sgl_hist_sum(const __u64 *h, unsigned int n);
  */
 double sgl_lat_percentile(const __u64 h[SGL_LAT_SLOTS], double p);
 double sgl_seg_percentile(const __u64 h[SGL_SEG_SLOTS], double p);
+
+/*
+ * Text form of percentile @p of a latency histogram at the precision the
+ * log2 slots support: the bounds of the slot holding it, "(lo, hi]" ("[0, 1]"
+ * for slot 0, "> lo" for the open last one), in ns or, with @ms, in
+ * milliseconds to 3 significant digits.  "-" when empty.
+ */
+void sgl_lat_pct_text(const __u64 h[SGL_LAT_SLOTS], double p, bool ms, char *buf, size_t len);
+/* A latency bound @ns as text: the integer, or ms to 3 significant digits. */
+void sgl_lat_bound_text(__u64 ns, bool ms, char *buf, size_t len);
 
 /* Last non-zero slot, or -1. */
 int sgl_hist_last(const __u64 *h, unsigned int n);

@@ -182,6 +182,33 @@ int sgl_disk_geo(const char *root, struct sgl_disk_snap *d, unsigned int stock_i
 	return 0;
 }
 
+int sgl_disk_mem_fill(const char *root, struct sgl_disk_snap *d)
+{
+	struct sgl_disk_info info;
+	struct sgl_mem_info mi;
+	int err;
+
+	memset(&d->mem, 0, sizeof(d->mem));
+	if (d->kind != SGL_DISK_VIRTIO_BLK || !d->present)
+		return 0;
+	memset(&info, 0, sizeof(info));
+	sgl_strcpy(info.name, sizeof(info.name), d->name);
+	info.major = d->major;
+	info.first_minor = d->first_minor;
+	info.kind = d->kind;
+	err = sgl_mem_read(root, &info, d->inline_cnt, &mi);
+	if (err)
+		return err;
+	d->mem.valid = true;
+	d->mem.nr_hw_queues = mi.nr_hw_queues;
+	d->mem.queue_depth = mi.queue_depth;
+	d->mem.max_segments = mi.max_segments;
+	d->mem.nr_requests_total = mi.nr_requests_total;
+	d->mem.full_prealloc_bytes = mi.full_prealloc_bytes;
+	d->mem.inline_bytes = mi.inline_bytes;
+	return 0;
+}
+
 static const char *human(__u64 b, char *buf, size_t len)
 {
 	if (b >= 10ULL << 20)

@@ -32,6 +32,8 @@ int sgl_mem_read(const char *root, const struct sgl_disk_info *d, unsigned int s
 		 struct sgl_mem_info *m);
 /* Geometry of snapshot disk @d (max_segments, nr_requests_total) into d->geo. */
 int sgl_disk_geo(const char *root, struct sgl_disk_snap *d, unsigned int stock_inline);
+/* In-tree driver disks: memory gauges (block-layer sysfs, estimated) into d->mem. */
+int sgl_disk_mem_fill(const char *root, struct sgl_disk_snap *d);
 void sgl_mem_print_text(FILE *out, const struct sgl_mem_info *m, int n);
 void sgl_mem_print_json(FILE *out, const struct sgl_mem_info *m, int n);
 

@@ -10,6 +10,8 @@ struct sgl_report_opts {
 	bool per_disk;		/* -D (text; JSON is always per disk) */
 	bool timestamp;		/* -T */
 	bool cumulative;	/* print cumulative values instead of deltas */
+	bool milliseconds;	/* -m: text latency in ms */
+	bool queued;		/* -Q was given: latency includes queueing */
 };
 
 void sgl_report_text(FILE *out, const struct sgl_snapshot *snap, const struct sgl_report_opts *o);

@@ -58,18 +58,43 @@ static void known(FILE *out, const char *name, unsigned long long v, bool is_kno
 		fprintf(out, ",\"%s\":null", name);
 }
 
-static void stats_obj(FILE *out, const struct sgl_snapshot *snap, const struct sgl_stats *s)
+/* seg_hist-style arrays of @h: exact [n,count] pairs, then log2 [lo,hi,count] ranges. */
+static void seg_arrays(FILE *out, const char *name, const __u64 h[SGL_SEG_SLOTS])
 {
-	bool drv = snap->mode == SGL_MODE_DRIVER, first;
 	unsigned int i;
+	bool first;
+
+	fprintf(out, ",\"%s\":[", name);
+	for (i = 0, first = true; i <= SGL_SEG_LINEAR_MAX; i++) {
+		if (!h[i])
+			continue;
+		fprintf(out, "%s[%u,%llu]", first ? "" : ",", i, (unsigned long long)h[i]);
+		first = false;
+	}
+	fprintf(out, "],\"%s_log2\":[", name);
+	for (i = SGL_SEG_LINEAR_MAX + 1, first = true; i < SGL_SEG_SLOTS; i++) {
+		__u64 lo, hi;
+		bool open;
+
+		if (!h[i])
+			continue;
+		sgl_seg_bounds(i, &lo, &hi, &open);
+		range_item(out, &first, lo, hi, open, h[i]);
+	}
+	fputc(']', out);
+}
+
+static void stats_obj(FILE *out, enum sgl_mode mode, const struct sgl_stats *s)
+{
+	bool drv = mode == SGL_MODE_DRIVER;
 
 	fprintf(out, "{\"requests\":%llu,\"chained\":%llu,\"chained_bytes\":%llu,\"bytes\":%llu,"
 		"\"segments\":%llu",
 		(unsigned long long)s->c.requests, (unsigned long long)s->c.chained,
 		(unsigned long long)s->c.chained_bytes, (unsigned long long)s->c.bytes,
 		(unsigned long long)s->c.segments);
-	known(out, "alloc_failures", s->c.alloc_failures, snap->failures_known);
-	known(out, "alloc_injected", s->c.alloc_injected, snap->failures_known);
+	known(out, "alloc_failures", s->c.alloc_failures, drv);
+	known(out, "alloc_injected", s->c.alloc_injected, drv);
 	known(out, "map_errors", s->c.map_errors, drv);
 	fprintf(out, ",\"retries\":%llu,\"completions\":%llu,\"io_errors\":%llu",
 		(unsigned long long)s->c.retries, (unsigned long long)s->c.completions,
@@ -78,24 +103,11 @@ static void stats_obj(FILE *out, const struct sgl_snapshot *snap, const struct s
 	fprintf(out, ",\"requeues\":%llu,\"lat_untimed\":%llu", (unsigned long long)s->c.requeues,
 		(unsigned long long)s->c.lat_untimed);
 
-	fputs(",\"seg_hist\":[", out);
-	for (i = 0, first = true; i <= SGL_SEG_LINEAR_MAX; i++) {
-		if (!s->seg[i])
-			continue;
-		fprintf(out, "%s[%u,%llu]", first ? "" : ",", i, (unsigned long long)s->seg[i]);
-		first = false;
-	}
-	fputs("],\"seg_hist_log2\":[", out);
-	for (i = SGL_SEG_LINEAR_MAX + 1, first = true; i < SGL_SEG_SLOTS; i++) {
-		__u64 lo, hi;
-		bool open;
-
-		if (!s->seg[i])
-			continue;
-		sgl_seg_bounds(i, &lo, &hi, &open);
-		range_item(out, &first, lo, hi, open, s->seg[i]);
-	}
-	fputs("],\"lat_ns\":{\"inline\":", out);
+	seg_arrays(out, "seg_hist", s->seg);
+	seg_arrays(out, "seg_bound_hist", s->segbound);
+	fprintf(out, ",\"lat_source\":{\"io_start\":%llu,\"start\":%llu}",
+		(unsigned long long)s->c.lat_src_io_start, (unsigned long long)s->c.lat_src_start);
+	fputs(",\"lat_ns\":{\"inline\":", out);
 	lat_obj(out, s->lat[SGL_LAT_INLINE]);
 	fputs(",\"chained\":", out);
 	lat_obj(out, s->lat[SGL_LAT_CHAINED]);
@@ -126,17 +138,21 @@ void sgl_report_json(FILE *out, const struct sgl_snapshot *snap, const struct sg
 
 	fprintf(out, "{\"seq\":%llu,\"time\":%.3f,\"interval_s\":%.6f,\"elapsed_s\":%.6f,"
 		"\"mode\":\"%s\",\"programs\":\"%s\",\"cumulative\":%s,\"failures_known\":%s,"
-		"\"disks\":[",
+		"\"queued\":%s,\"disks\":[",
 		snap->seq, snap->ts_realtime, snap->interval_s, snap->elapsed_s,
 		sgl_mode_name(snap->mode),
 		snap->mode == SGL_MODE_DRIVER ? "raw_tp" : (snap->tp_btf ? "tp_btf" : "raw_tp"),
-		o->cumulative ? "true" : "false", snap->failures_known ? "true" : "false");
+		o->cumulative ? "true" : "false", snap->failures_known ? "true" : "false",
+		o->queued ? "true" : "false");
 	for (i = 0; i < snap->nr_disks; i++) {
 		const struct sgl_disk_snap *d = &snap->disk[i];
+		enum sgl_mode mode = sgl_disk_mode(snap, d);
 		struct sgl_stats tot;
 
 		fputs(i ? ",{\"name\":" : "{\"name\":", out);
 		sgl_json_str(out, d->name);
+		fprintf(out, ",\"mode\":\"%s\",\"traced\":%s", sgl_mode_name(mode),
+			d->traced ? "true" : "false");
 		fprintf(out, ",\"dev\":\"%u:%u\",\"driver\":\"%s\",\"present\":%s,\"inline_cnt\":%u,"
 			"\"inline_assumed\":%s,\"chained_bytes_inflight\":%lld,\"chained_bytes_peak\":%lld,"
 			"\"total\":",
@@ -144,11 +160,11 @@ void sgl_report_json(FILE *out, const struct sgl_snapshot *snap, const struct sg
 			d->inline_cnt, d->inline_assumed ? "true" : "false",
 			(long long)d->chained_now, (long long)d->chained_peak);
 		sgl_disk_total(d, o->cumulative, &tot);
-		stats_obj(out, snap, &tot);
+		stats_obj(out, mode, &tot);
 		fputs(",\"ops\":{", out);
 		for (op = 0; op < SGL_NR_OPS; op++) {
 			fprintf(out, "%s\"%s\":", op ? "," : "", sgl_op_name(op));
-			stats_obj(out, snap, sgl_pick(d, op, o->cumulative));
+			stats_obj(out, mode, sgl_pick(d, op, o->cumulative));
 		}
 		fputs("},\"sysfs\":", out);
 		if (d->sysfs.valid)

@@ -205,6 +205,23 @@ static void ns_to_seconds(unsigned long long ns, char *buf, size_t len)
 		snprintf(buf, len, "%llu", ns / 1000000000ULL);
 }
 
+/* The same for a latency sum that may exceed 2^64 ns (months of a busy disk). */
+static void wide_ns_to_seconds(unsigned __int128 ns, char *buf, size_t len)
+{
+	unsigned long long sec = (unsigned long long)(ns / 1000000000ULL);
+	unsigned long long rest = (unsigned long long)(ns % 1000000000ULL);
+	char frac[16];
+	int i;
+
+	snprintf(frac, sizeof(frac), "%09llu", rest);
+	for (i = 8; i >= 0 && frac[i] == '0'; i--)
+		frac[i] = '\0';
+	if (frac[0])
+		snprintf(buf, len, "%llu.%s", sec, frac);
+	else
+		snprintf(buf, len, "%llu", sec);
+}
+
 /* ------------------------------------------------------------ histograms */
 
 /* Segment buckets: exact counts up to 16 (where inline counts are tuned),
@@ -408,7 +425,7 @@ static void out_seg_hist(struct out *o, struct fam *f, const struct lbl *l,
 
 /* Latency histogram; the BPF side sums the latencies in ns for _sum. */
 static void out_lat_hist(struct out *o, struct fam *f, const struct lbl *l,
-			 const __u64 *cum, unsigned int klo, unsigned int khi, __u64 sum_ns)
+			 const __u64 *cum, unsigned int klo, unsigned int khi, unsigned __int128 sum_ns)
 {
 	unsigned int k, n = 0;
 	char le[40];
@@ -418,7 +435,7 @@ static void out_lat_hist(struct out *o, struct fam *f, const struct lbl *l,
 		out_u64(o, f, "_bucket", l, le, cum[n++]);
 	}
 	out_u64(o, f, "_bucket", l, "+Inf", cum[n]);
-	ns_to_seconds(sum_ns, le, sizeof(le));
+	wide_ns_to_seconds(sum_ns, le, sizeof(le));
 	fam_sample(o, f);
 	out_printf(o, "%s_sum", f->name);
 	out_labels(o, l, NULL);
@@ -485,18 +502,23 @@ static const struct ctr_def {
 	{ P "io_latency_untimed_total",
 	  "Completions without a start timestamp (not in the latency histograms).",
 	  offsetof(struct sgl_counters, lat_untimed), W_ALL },
+	{ P "io_latency_from_io_start_total",
+	  "Latency samples timed from io_start_time_ns (queue statistics on: device time only).",
+	  offsetof(struct sgl_counters, lat_src_io_start), W_ALL },
+	{ P "io_latency_from_start_total",
+	  "Latency samples timed from start_time_ns (includes scheduler and tag wait; always with -Q).",
+	  offsetof(struct sgl_counters, lat_src_start), W_ALL },
 	{ P "model_mismatch_total",
 	  "Driver mode: setups whose chained_bytes differ from sglstat's sg_pool model (should stay 0).",
 	  offsetof(struct sgl_counters, model_mismatch), W_DRIVER },
 };
 
-static int when_ok(const struct sgl_snapshot *snap, enum when w)
+static int when_ok(const struct sgl_snapshot *snap, const struct sgl_disk_snap *d, enum when w)
 {
 	switch (w) {
 	case W_FAILURES_KNOWN:
-		return snap->failures_known;
 	case W_DRIVER:
-		return snap->mode == SGL_MODE_DRIVER;
+		return sgl_disk_mode(snap, d) == SGL_MODE_DRIVER;
 	default:
 		return 1;
 	}
@@ -536,12 +558,10 @@ struct disk_mem {
 	unsigned long long hwq, qd, maxseg, nreq, full, inl, now, peak;
 };
 
-static void disk_mem_get(const struct sgl_disk_snap *d, const struct sgl_prom_meta *meta,
-			 struct disk_mem *m)
+static void disk_mem_get(const struct sgl_disk_snap *d, struct disk_mem *m)
 {
 	const struct sgl_drv_sysfs *s = &d->sysfs;
-	struct sgl_disk_info info;
-	struct sgl_mem_info mi;
+	const struct sgl_disk_mem *mi = &d->mem;
 
 	memset(m, 0, sizeof(*m));
 	m->now = s->valid ? s->chained_bytes_now : clamp0(d->chained_now);
@@ -556,23 +576,16 @@ static void disk_mem_get(const struct sgl_disk_snap *d, const struct sgl_prom_me
 		m->inl = s->sg_prealloc_bytes;
 		return;
 	}
-	/* stock driver: block-layer sysfs, via `sglstat memory`'s code */
-	if (!meta || !meta->sysfs_root[0] || d->kind != SGL_DISK_VIRTIO_BLK || !d->present)
-		return;
-	memset(&info, 0, sizeof(info));
-	snprintf(info.name, sizeof(info.name), "%s", d->name);
-	info.major = d->major;
-	info.first_minor = d->first_minor;
-	info.kind = d->kind;
-	if (sgl_mem_read(meta->sysfs_root, &info, d->inline_cnt, &mi))
+	/* in-tree driver: block-layer sysfs, read by the snapshot's builder */
+	if (d->kind != SGL_DISK_VIRTIO_BLK || !d->present || !mi->valid)
 		return;
 	m->valid = 1;
-	m->hwq = mi.nr_hw_queues;
-	m->qd = mi.queue_depth;
-	m->maxseg = mi.max_segments;
-	m->nreq = mi.nr_requests_total;
-	m->full = mi.full_prealloc_bytes;
-	m->inl = mi.inline_bytes;
+	m->hwq = mi->nr_hw_queues;
+	m->qd = mi->queue_depth;
+	m->maxseg = mi->max_segments;
+	m->nreq = mi->nr_requests_total;
+	m->full = mi->full_prealloc_bytes;
+	m->inl = mi->inline_bytes;
 }
 
 static unsigned long long gauge_get(const struct sgl_disk_snap *d, const struct disk_mem *m,
@@ -605,6 +618,9 @@ static double now_realtime(void)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
+
+#define DMODE(i)	sgl_mode_name(sgl_disk_mode(snap, &snap->disk[i]))
+#define DMODE_DRV(i)	(sgl_disk_mode(snap, &snap->disk[i]) == SGL_MODE_DRIVER)
 
 int sgl_prom_format(const struct sgl_snapshot *snap, const struct sgl_prom_meta *meta,
 		    char **res, size_t *reslen)
@@ -649,13 +665,11 @@ int sgl_prom_format(const struct sgl_snapshot *snap, const struct sgl_prom_meta 
 	for (c = 0; c < sizeof(ctr_defs) / sizeof(ctr_defs[0]); c++) {
 		struct fam f = { ctr_defs[c].name, "counter", ctr_defs[c].help, 0 };
 
-		if (!when_ok(snap, ctr_defs[c].when))
-			continue;
 		for (i = 0; i < nd; i++) {
-			if (!disk_exported(snap, i))
+			if (!disk_exported(snap, i) || !when_ok(snap, &snap->disk[i], ctr_defs[c].when))
 				continue;
 			for (op = 0; op < SGL_NR_OPS; op++) {
-				l = (struct lbl){ snap->disk[i].name, sgl_op_name(op), mode };
+				l = (struct lbl){ snap->disk[i].name, sgl_op_name(op), DMODE(i) };
 				out_u64(&o, &f, "", &l, NULL,
 					mv[i][op].ctr[ctr_defs[c].off / sizeof(__u64)]);
 			}
@@ -671,7 +685,7 @@ int sgl_prom_format(const struct sgl_snapshot *snap, const struct sgl_prom_meta 
 			for (op = 0; disk_exported(snap, i) && op < SGL_NR_OPS; op++) {
 				if (!mv[i][op].seg[NSEG_LE])
 					continue;
-				l = (struct lbl){ snap->disk[i].name, sgl_op_name(op), mode };
+				l = (struct lbl){ snap->disk[i].name, sgl_op_name(op), DMODE(i) };
 				out_seg_hist(&o, &f, &l, &mv[i][op]);
 			}
 	}
@@ -689,30 +703,30 @@ int sgl_prom_format(const struct sgl_snapshot *snap, const struct sgl_prom_meta 
 
 				if (!h[IO_NB - 1])
 					continue;
-				l = (struct lbl){ snap->disk[i].name, sgl_op_name(op), mode };
+				l = (struct lbl){ snap->disk[i].name, sgl_op_name(op), DMODE(i) };
 				out_lat_hist(&o, &f, &l, h, IO_LAT_K_LO, IO_LAT_K_HI,
-					     mv[i][op].lat_sum_ns[c]);
+					     sgl_disk_lat_sum(&snap->disk[i], op, c));
 			}
 	}
-	if (snap->mode == SGL_MODE_DRIVER) {
+	{
 		struct fam f = { P "setup_latency_seconds", "histogram",
 				 "Driver mode: time to map a request (sg_pool allocation + blk_rq_map_sg).", 0 };
 
 		for (i = 0; i < nd; i++)
-			for (op = 0; disk_exported(snap, i) && op < SGL_NR_OPS; op++) {
+			for (op = 0; disk_exported(snap, i) && DMODE_DRV(i) && op < SGL_NR_OPS; op++) {
 				const __u64 *h = mv[i][op].setup;
 
 				if (!h[SETUP_NB - 1])
 					continue;
-				l = (struct lbl){ snap->disk[i].name, sgl_op_name(op), mode };
+				l = (struct lbl){ snap->disk[i].name, sgl_op_name(op), DMODE(i) };
 				out_lat_hist(&o, &f, &l, h, SETUP_LAT_K_LO, SETUP_LAT_K_HI,
-					     mv[i][op].setup_sum_ns);
+					     sgl_disk_setup_sum(&snap->disk[i], op));
 			}
 	}
 
 	/* gauges, by disk */
 	for (i = 0; i < nd; i++)
-		disk_mem_get(&snap->disk[i], meta, &mem[i]);
+		disk_mem_get(&snap->disk[i], &mem[i]);
 	for (g = 0; g < G_NR; g++) {
 		struct fam f = { gauge_defs[g].name, "gauge", gauge_defs[g].help, 0 };
 
@@ -723,7 +737,7 @@ int sgl_prom_format(const struct sgl_snapshot *snap, const struct sgl_prom_meta 
 				continue;
 			if (gauge_defs[g].sysfs_only && !mem[i].valid)
 				continue;
-			l = (struct lbl){ d->name, NULL, mode };
+			l = (struct lbl){ d->name, NULL, DMODE(i) };
 			out_u64(&o, &f, "", &l, NULL, gauge_get(d, &mem[i], g));
 		}
 	}

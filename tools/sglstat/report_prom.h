@@ -19,9 +19,9 @@ struct sgl_prom_meta {
 	char kernel[128];	/* uname -r */
 	char driver[64];	/* virtio_blk_sgl module version, "unknown", or "none" */
 	/*
-	 * sysfs root for the memory gauges of disks without our driver's sgl/
-	 * directory (stock mode): read with sgl_mem_read() (memory.c) at every
-	 * write.  Empty: export only what the snapshot holds.
+	 * sysfs root the driver version was read from (kept for the tests'
+	 * dumps).  The formatter reads nothing: the memory gauges of in-tree
+	 * disks come from the snapshot (d->mem, filled by the tracer).
 	 */
 	char sysfs_root[256];
 	/*
@@ -39,7 +39,7 @@ struct sgl_prom_meta {
  * (first line; "unknown" when the module is loaded but has no version file,
  * "none" when it is not loaded), and m->sysfs_root = @sysfs_root.
  * @sysfs_root NULL means "/sys" (sglstat passes sgl_sysfs_root()).
- * The mode label comes from the snapshot (snap->mode), not from here.
+ * The mode label comes from the snapshot (each disk's mode), not from here.
  */
 void sgl_prom_meta_init(struct sgl_prom_meta *m, const char *version, const char *sysfs_root);
 /* Free what sgl_prom_meta_init() allocated. */

@@ -50,21 +50,28 @@ static void hist_row(FILE *out, const char *fixed, __u64 lo, __u64 hi, bool open
 	fputc('\n', out);
 }
 
-/* Upper-inclusive log2 histogram: rows (lo, hi] (slot 0: [0, 1]). */
-static void print_lat_hist(FILE *out, const __u64 h[SGL_LAT_SLOTS], const char *unit)
+/* Upper-inclusive log2 histogram: rows (lo, hi] (slot 0: [0, 1]), in ns or ms. */
+static void print_lat_hist(FILE *out, const __u64 h[SGL_LAT_SLOTS], bool ms)
 {
 	int first = sgl_hist_first(h, SGL_LAT_SLOTS), last = sgl_hist_last(h, SGL_LAT_SLOTS), i;
 	__u64 max = hist_max(h, SGL_LAT_SLOTS);
 
 	if (last < 0)
 		return;
-	fprintf(out, "  %28s : count      distribution\n", unit);
+	fprintf(out, "  %28s : count      distribution\n", ms ? "msecs" : "nsecs");
 	for (i = first; i <= last; i++) {
+		char label[64], a[32], b[32];
 		__u64 lo, hi;
 		bool open;
 
 		sgl_lat_bounds(i, &lo, &hi, &open);
-		hist_row(out, i == 0 ? "[0, 1]" : NULL, lo, hi, open, h[i], max);
+		sgl_lat_bound_text(lo, ms, a, sizeof(a));
+		sgl_lat_bound_text(hi, ms, b, sizeof(b));
+		if (open)
+			snprintf(label, sizeof(label), "(%s, inf)", a);
+		else
+			snprintf(label, sizeof(label), i == 0 ? "[%s, %s]" : "(%s, %s]", a, b);
+		hist_row(out, label, lo, hi, open, h[i], max);
 	}
 }
 
@@ -92,13 +99,16 @@ static void print_seg_hist(FILE *out, const __u64 h[SGL_SEG_SLOTS])
 	}
 }
 
-static void pct_line(FILE *out, const char *what, const __u64 h[SGL_LAT_SLOTS])
+/* Percentiles as the log2 slot that holds them: the precision the histogram has. */
+static void pct_line(FILE *out, const char *what, const __u64 h[SGL_LAT_SLOTS], bool ms)
 {
-	double p50 = sgl_lat_percentile(h, 50), p90 = sgl_lat_percentile(h, 90),
-	       p99 = sgl_lat_percentile(h, 99);
+	char p50[64], p90[64], p99[64];
 
-	fprintf(out, "  %s: n=%llu p50 %.0f ns, p90 %.0f ns, p99 %.0f ns (interpolated within log2 slots)\n",
-		what, (unsigned long long)sgl_hist_sum(h, SGL_LAT_SLOTS), p50, p90, p99);
+	sgl_lat_pct_text(h, 50, ms, p50, sizeof(p50));
+	sgl_lat_pct_text(h, 90, ms, p90, sizeof(p90));
+	sgl_lat_pct_text(h, 99, ms, p99, sizeof(p99));
+	fprintf(out, "  %s: n=%llu p50 %s, p90 %s, p99 %s %s\n", what,
+		(unsigned long long)sgl_hist_sum(h, SGL_LAT_SLOTS), p50, p90, p99, ms ? "ms" : "ns");
 }
 
 static void print_disk(FILE *out, const struct sgl_snapshot *snap, const struct sgl_disk_snap *d,
@@ -110,7 +120,10 @@ static void print_disk(FILE *out, const struct sgl_snapshot *snap, const struct 
 
 	if (secs <= 0)
 		secs = 1e-9;
-	fprintf(out, "%s: %s mode, ", d->name, sgl_mode_name(snap->mode));
+	enum sgl_mode mode = sgl_disk_mode(snap, d);
+	bool failures_known = mode == SGL_MODE_DRIVER;
+
+	fprintf(out, "%s: %s mode, ", d->name, mode == SGL_MODE_AUTO ? "mixed" : sgl_mode_name(mode));
 	if (d->kind != SGL_DISK_OTHER)
 		fprintf(out, "%s, ", sgl_kind_name(d->kind));
 	if (d->inline_cnt || !d->inline_assumed)
@@ -129,7 +142,7 @@ static void print_disk(FILE *out, const struct sgl_snapshot *snap, const struct 
 		if (op < SGL_NR_OPS && !s->c.requests && !s->c.completions && !s->c.alloc_failures &&
 		    !s->c.retries && !s->c.requeues)
 			continue;
-		if (snap->failures_known)
+		if (failures_known)
 			snprintf(fail, sizeof(fail), "%llu", (unsigned long long)s->c.alloc_failures);
 		else
 			snprintf(fail, sizeof(fail), "unknown");
@@ -142,7 +155,7 @@ static void print_disk(FILE *out, const struct sgl_snapshot *snap, const struct 
 			(unsigned long long)s->c.retries, (unsigned long long)s->c.requeues,
 			(unsigned long long)s->c.io_errors);
 	}
-	if (!snap->failures_known)
+	if (!failures_known)
 		fprintf(out, "  (stock mode: SG allocation failures are not traced (block_rq_issue fires after mapping);\n"
 			     "   retries = requests requeued before issue, which in-tree virtio_blk does for read/write\n"
 			     "   only when the SG allocation failed; requeue = requeued after issue, e.g. virtqueue full)\n");
@@ -151,6 +164,11 @@ static void print_disk(FILE *out, const struct sgl_snapshot *snap, const struct 
 			(unsigned long long)tot.c.model_mismatch);
 	fprintf(out, "  sg_pool bytes in flight %lld, peak %lld (as seen since attach)\n",
 		(long long)d->chained_now, (long long)d->chained_peak);
+	if (tot.c.lat_src_io_start || tot.c.lat_src_start)
+		fprintf(out, "  latency from %s: %llu samples from io_start_time_ns (device time), %llu from start_time_ns (with queueing)\n",
+			o->queued ? "request allocation (-Q)" :
+			tot.c.lat_src_start ? "issue where the queue keeps stats, else allocation" : "issue",
+			(unsigned long long)tot.c.lat_src_io_start, (unsigned long long)tot.c.lat_src_start);
 
 	for (op = 0; op < SGL_NR_OPS; op++) {
 		const struct sgl_stats *s = sgl_pick(d, op, o->cumulative);
@@ -166,13 +184,13 @@ static void print_disk(FILE *out, const struct sgl_snapshot *snap, const struct 
 				continue;
 			fprintf(out, "\n  %s: I/O latency, %s SG table\n", sgl_op_name(op),
 				k == SGL_LAT_INLINE ? "inline" : "chained");
-			pct_line(out, "latency", s->lat[k]);
-			print_lat_hist(out, s->lat[k], "nsecs");
+			pct_line(out, "latency", s->lat[k], o->milliseconds);
+			print_lat_hist(out, s->lat[k], o->milliseconds);
 		}
-		if (snap->mode == SGL_MODE_DRIVER && sgl_hist_sum(s->setup, SGL_LAT_SLOTS)) {
+		if (mode != SGL_MODE_STOCK && sgl_hist_sum(s->setup, SGL_LAT_SLOTS)) {
 			fprintf(out, "\n  %s: SG setup time (setup_ns)\n", sgl_op_name(op));
-			pct_line(out, "setup", s->setup);
-			print_lat_hist(out, s->setup, "nsecs");
+			pct_line(out, "setup", s->setup, o->milliseconds);
+			print_lat_hist(out, s->setup, o->milliseconds);
 		}
 	}
 	fputc('\n', out);

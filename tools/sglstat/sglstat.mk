@@ -16,9 +16,11 @@ SGL_CFLAGS := -O2 -g -Wall -Wextra -Werror -DSGLSTAT_VERSION='"$(SGL_VERSION)"' 
 SGL_LIBS := -lbpf -lelf -lz
 SGL_STATIC_LIBS := -static -l:libbpf.a -l:libelf.a -l:libz.a -l:libzstd.a
 
-# pure userspace sources (no BPF), also linked by the unit tests
-SGL_LIB_SRCS := $(filter-out %/sglstat.c,$(wildcard $(TOP)/tools/sglstat/*.c))
-SGL_SRCS := $(TOP)/tools/sglstat/sglstat.c $(SGL_LIB_SRCS)
+# pure userspace sources (no BPF), also linked by the unit tests; the loop
+# (sglstat.c), the tracer and the probes need libbpf and the skeleton
+SGL_BPF_SRCS := $(addprefix $(TOP)/tools/sglstat/,sglstat.c tracer.c probe.c)
+SGL_LIB_SRCS := $(filter-out $(SGL_BPF_SRCS),$(wildcard $(TOP)/tools/sglstat/*.c))
+SGL_SRCS := $(SGL_BPF_SRCS) $(SGL_LIB_SRCS)
 SGL_HDRS := $(wildcard $(TOP)/tools/sglstat/*.h) $(TOP)/bpf/sglstat.h $(TOP)/include/sgl_model.h
 
 $(BUILD)/bpf/sglstat.bpf.o: $(TOP)/bpf/sglstat.bpf.c $(TOP)/bpf/sglstat.h $(TOP)/include/sgl_model.h $(TOP)/vmlinux.h

@@ -128,3 +128,28 @@ unsigned int sgl_tune_pick(const struct sgl_tune_input *in, double target)
 			return rows[i].n;
 	return in->max_segments;
 }
+
+void sgl_tune_bound_input(const struct sgl_tune_input *in, struct sgl_tune_input *out)
+{
+	unsigned int s, cap = in->max_segments ? sgl_seg_slot(in->max_segments) : SGL_SEG_SLOTS - 1;
+
+	*out = *in;
+	memset(out->seg, 0, sizeof(out->seg));
+	out->nr_ranges = 0;
+	out->bound_known = false;
+	for (s = 0; s < SGL_SEG_SLOTS; s++)
+		out->seg[s < cap ? s : cap] += in->bound[s];
+}
+
+unsigned int sgl_tune_pick_by(const struct sgl_tune_input *in, double target, bool observed,
+			      bool *by_bound)
+{
+	static struct sgl_tune_input b;
+
+	if (by_bound)
+		*by_bound = in->bound_known && !observed;
+	if (!in->bound_known || observed)
+		return sgl_tune_pick(in, target);
+	sgl_tune_bound_input(in, &b);
+	return sgl_tune_pick(&b, target);
+}

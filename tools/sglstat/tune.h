@@ -33,6 +33,13 @@ struct sgl_tune_input {
 	double duration_s;		/* time the histogram covers */
 	unsigned int max_segments;	/* the device's limit */
 	__u64 nr_requests_total;	/* PDUs the block layer allocates (tags, sched, flush) */
+	/*
+	 * Fragmentation bound per request (sglstat.h segbound): the segments
+	 * the same request sizes could need in the next process, wherever its
+	 * buffer pages land.  Slots above max_segments count at max_segments.
+	 */
+	__u64 bound[SGL_SEG_SLOTS];
+	bool bound_known;
 };
 
 struct sgl_tune_row {
@@ -69,5 +76,15 @@ void sgl_tune_eval(const struct sgl_tune_input *in, unsigned int n, struct sgl_t
 bool sgl_tune_meets(const struct sgl_tune_row *row, double target);
 
 unsigned int sgl_tune_pick(const struct sgl_tune_input *in, double target);
+
+/* @in with the fragmentation bound as its segment histogram (capped at max_segments). */
+void sgl_tune_bound_input(const struct sgl_tune_input *in, struct sgl_tune_input *out);
+/*
+ * The pick that holds for the next process: by the fragmentation bound when
+ * @in has it and !@observed, else by the observed segments.  *@by_bound (if
+ * not NULL) says which one the pick rests on.
+ */
+unsigned int sgl_tune_pick_by(const struct sgl_tune_input *in, double target, bool observed,
+			      bool *by_bound);
 
 #endif

@@ -64,6 +64,8 @@ int sgl_tune_from_snapshot(const struct sgl_snapshot *snap, const char *root,
 		t->current_known = true;
 		sgl_disk_total(&d, true, &tot);
 		memcpy(t->in.seg, tot.seg, sizeof(t->in.seg));
+		memcpy(t->in.bound, tot.segbound, sizeof(t->in.bound));
+		t->in.bound_known = true;
 		t->in.duration_s = snap->elapsed_s;
 		if (!d.geo.valid && root)
 			sgl_disk_geo(root, &d, stock_inline);
@@ -136,6 +138,11 @@ static __u64 disk_total(const struct sgl_tune_disk *d)
 
 unsigned int sgl_tune_choose(const struct sgl_tune_set *s, double target)
 {
+	return sgl_tune_choose_by(s, target, false);
+}
+
+unsigned int sgl_tune_choose_by(const struct sgl_tune_set *s, double target, bool observed)
+{
 	unsigned int best = 0;
 	bool any = false;
 	int i;
@@ -146,7 +153,7 @@ unsigned int sgl_tune_choose(const struct sgl_tune_set *s, double target)
 
 		if (!d->geo_known || !disk_total(d))
 			continue;
-		p = sgl_tune_pick(&d->in, target);
+		p = sgl_tune_pick_by(&d->in, target, observed, NULL);
 		if (!any || p > best)
 			best = p;
 		any = true;
@@ -252,12 +259,16 @@ static void pct(char *buf, size_t len, double f, bool exact)
 	snprintf(buf, len, "%s%.2f%%", exact ? "" : "<=", f * 100);
 }
 
-static void print_row_text(FILE *out, const struct sgl_tune_row *r, unsigned int current,
-			   unsigned int pick, double dur)
+static void print_row_text(FILE *out, const struct sgl_tune_row *r, const struct sgl_tune_row *b,
+			   unsigned int current, unsigned int pick, double dur)
 {
-	char p[24], cps[24], pool[24];
+	char p[24], bp[24], cps[24], pool[24];
 
 	pct(p, sizeof(p), r->chained_frac, r->exact);
+	if (b)
+		pct(bp, sizeof(bp), b->chained_frac, b->exact);
+	else
+		strcpy(bp, "-");
 	if (dur > 0) {
 		snprintf(cps, sizeof(cps), "%s%.1f", r->exact ? "" : "<=", r->chained_per_s);
 		snprintf(pool, sizeof(pool), "%s%.0f", r->pool_exact ? "" : "<=", r->pool_bytes_per_s);
@@ -265,7 +276,7 @@ static void print_row_text(FILE *out, const struct sgl_tune_row *r, unsigned int
 		strcpy(cps, "-");
 		strcpy(pool, "-");
 	}
-	fprintf(out, "  %5u %10s %11s %13s %13llu %14llu %14lld%s%s\n", r->n, p, cps, pool,
+	fprintf(out, "  %5u %10s %10s %11s %13s %13llu %14llu %14lld%s%s\n", r->n, p, bp, cps, pool,
 		(unsigned long long)r->inline_bytes, (unsigned long long)r->full_bytes,
 		(long long)r->full_bytes - (long long)r->inline_bytes,
 		r->n == current ? "  <- current" : "", r->n == pick ? "  <- pick" : "");
@@ -273,12 +284,17 @@ static void print_row_text(FILE *out, const struct sgl_tune_row *r, unsigned int
 
 static void print_disk_text(FILE *out, const struct sgl_tune_disk *d, const struct sgl_tune_opts *o)
 {
-	struct sgl_tune_row rows[SGL_TUNE_MAX_ROWS], cur, pk;
-	unsigned int pick = sgl_tune_pick(&d->in, o->target);
+	struct sgl_tune_row rows[SGL_TUNE_MAX_ROWS], cur, pk, br, pkb, pko;
+	static struct sgl_tune_input bin;
+	bool by_bound;
+	unsigned int pick = sgl_tune_pick_by(&d->in, o->target, o->pick_observed, &by_bound);
 	unsigned int current = d->current_known ? d->current : o->stock_inline;
 	__u64 total = disk_total(d);
 	bool stock = d->kind == SGL_DISK_VIRTIO_BLK;
 	int nr, i;
+
+	if (d->in.bound_known)
+		sgl_tune_bound_input(&d->in, &bin);
 
 	fprintf(out, "%s (%s): max_segments %u, %llu requests with a PDU%s, %llu requests",
 		d->name, driver_name(d->kind), d->in.max_segments,
@@ -289,12 +305,21 @@ static void print_disk_text(FILE *out, const struct sgl_tune_disk *d, const stru
 	fprintf(out, ", inline_sg_cnt now %u%s\n", current,
 		stock ? " (in-tree VIRTIO_BLK_INLINE_SG_CNT)" : "");
 	nr = sgl_tune_rows_trimmed(&d->in, current, pick, rows);
-	fprintf(out, "  %5s %10s %11s %13s %13s %14s %14s\n", "N", "chained", "chained/s",
+	fprintf(out, "  %5s %10s %10s %11s %13s %13s %14s %14s\n", "N", "observed", "bound", "chained/s",
 		"sg_pool B/s", "inline bytes", "full prealloc", "saved vs full");
-	for (i = 0; i < nr; i++)
-		print_row_text(out, &rows[i], current, pick, d->in.duration_s);
-	sgl_tune_eval(&d->in, pick, &pk);
-	sgl_tune_eval(&d->in, current, &cur);
+	for (i = 0; i < nr; i++) {
+		if (d->in.bound_known)
+			sgl_tune_eval(&bin, rows[i].n, &br);
+		print_row_text(out, &rows[i], d->in.bound_known ? &br : NULL, current, pick,
+			       d->in.duration_s);
+	}
+	fprintf(out, "  (observed: the segments seen; bound: the most the same request sizes can need in\n"
+		     "   another process, ceil(bytes / 4096) + 1 per read/write, capped at max_segments)\n");
+	sgl_tune_eval(by_bound ? &bin : &d->in, pick, &pk);
+	sgl_tune_eval(by_bound ? &bin : &d->in, current, &cur);
+	if (d->in.bound_known)
+		sgl_tune_eval(&bin, pick, &pkb);
+	sgl_tune_eval(&d->in, pick, &pko);
 	if (!total) {
 		fprintf(out, "  recommendation: inline_sg_cnt=%u (no requests seen: the upstream default)\n",
 			pick);
@@ -306,6 +331,14 @@ static void print_disk_text(FILE *out, const struct sgl_tune_disk *d, const stru
 	else
 		fprintf(out, "  recommendation: inline_sg_cnt=%u (smallest N with predicted chained fraction <= %.2f%%: %s%.2f%%)\n",
 			pick, o->target * 100, pk.exact ? "" : "<=", pk.chained_frac * 100);
+	if (by_bound)
+		fprintf(out, "  the pick rests on the fragmentation bound (observed at it: %.2f%%): it holds for new processes of this workload\n",
+			pko.chained_frac * 100);
+	else if (d->in.bound_known)
+		fprintf(out, "  the pick rests on the observed segments (--pick-by observed): a new process may chain up to %.2f%%\n",
+			pkb.chained_frac * 100);
+	else
+		fprintf(out, "  the pick rests on the observed segments (the input has no fragmentation bound)\n");
 	fprintf(out, "  %s %u -> %u: chained %s%.2f%% -> %s%.2f%%, preallocated SG memory %+lld bytes\n",
 		stock ? "switching from in-tree virtio_blk" : "change from", current, pick,
 		cur.exact ? "" : "<=", cur.chained_frac * 100, pk.exact ? "" : "<=",
@@ -356,7 +389,7 @@ int sgl_tune_print_text(FILE *out, const struct sgl_tune_set *s, const struct sg
 		free(c);
 		fputc('\n', out);
 	}
-	v = sgl_tune_choose(s, o->target);
+	v = sgl_tune_choose_by(s, o->target, o->pick_observed);
 	if (tuned > 1)
 		fprintf(out, "One value for modprobe.d (all disks): the largest per-disk pick, so that every disk meets the target: %u\n",
 			v);
@@ -376,7 +409,14 @@ static void num(FILE *out, double v)
 		fprintf(out, "%.6g", v);
 }
 
+static void row_json_b(FILE *out, const struct sgl_tune_row *r, double dur, const struct sgl_tune_row *b);
+
 static void row_json(FILE *out, const struct sgl_tune_row *r, double dur)
+{
+	row_json_b(out, r, dur, NULL);
+}
+
+static void row_json_b(FILE *out, const struct sgl_tune_row *r, double dur, const struct sgl_tune_row *b)
 {
 	fprintf(out, "{\"n\":%u,\"chained\":%llu,\"chained_frac\":", r->n, (unsigned long long)r->chained);
 	num(out, r->chained_frac);
@@ -390,19 +430,31 @@ static void row_json(FILE *out, const struct sgl_tune_row *r, double dur)
 		num(out, r->pool_bytes_per_s);
 	else
 		fputs("null", out);
-	fprintf(out, ",\"inline_bytes\":%llu,\"full_bytes\":%llu,\"saved_bytes\":%lld,\"exact\":%s,\"pool_exact\":%s}",
+	fprintf(out, ",\"inline_bytes\":%llu,\"full_bytes\":%llu,\"saved_bytes\":%lld,\"exact\":%s,\"pool_exact\":%s",
 		(unsigned long long)r->inline_bytes, (unsigned long long)r->full_bytes,
 		(long long)r->full_bytes - (long long)r->inline_bytes, r->exact ? "true" : "false",
 		r->pool_exact ? "true" : "false");
+	if (b) {
+		fprintf(out, ",\"bound_chained\":%llu,\"bound_chained_frac\":", (unsigned long long)b->chained);
+		num(out, b->chained_frac);
+	}
+	fputc('}', out);
 }
 
 static void disk_json(FILE *out, const struct sgl_tune_disk *d, const struct sgl_tune_opts *o)
 {
-	struct sgl_tune_row rows[SGL_TUNE_MAX_ROWS], cur, pk;
-	unsigned int pick = sgl_tune_pick(&d->in, o->target);
+	struct sgl_tune_row rows[SGL_TUNE_MAX_ROWS], cur, pk, br, pkb, curb;
+	static struct sgl_tune_input bin;
+	bool by_bound, bk = d->in.bound_known;
+	unsigned int pick = sgl_tune_pick_by(&d->in, o->target, o->pick_observed, &by_bound);
 	unsigned int current = d->current_known ? d->current : o->stock_inline;
 	int nr = sgl_tune_rows_trimmed(&d->in, current, pick, rows), i;
 
+	if (bk) {
+		sgl_tune_bound_input(&d->in, &bin);
+		sgl_tune_eval(&bin, pick, &pkb);
+		sgl_tune_eval(&bin, current, &curb);
+	}
 	sgl_tune_eval(&d->in, pick, &pk);
 	sgl_tune_eval(&d->in, current, &cur);
 	fputs("{\"name\":", out);
@@ -420,11 +472,17 @@ static void disk_json(FILE *out, const struct sgl_tune_disk *d, const struct sgl
 		num(out, d->in.duration_s);
 	else
 		fputs("null", out);
-	fprintf(out, ",\"pick\":%u,\"meets_target\":%s,\"current\":", pick,
-		sgl_tune_meets(&pk, o->target) ? "true" : "false");
-	row_json(out, &cur, d->in.duration_s);
+	fprintf(out, ",\"pick\":%u,\"pick_by\":\"%s\",\"pick_observed\":%u,\"pick_bound\":",
+		pick, by_bound ? "bound" : "observed", sgl_tune_pick_by(&d->in, o->target, true, NULL));
+	if (bk)
+		fprintf(out, "%u", sgl_tune_pick_by(&d->in, o->target, false, NULL));
+	else
+		fputs("null", out);
+	fprintf(out, ",\"meets_target\":%s,\"current\":",
+		sgl_tune_meets(by_bound ? &pkb : &pk, o->target) ? "true" : "false");
+	row_json_b(out, &cur, d->in.duration_s, bk ? &curb : NULL);
 	fputs(",\"picked\":", out);
-	row_json(out, &pk, d->in.duration_s);
+	row_json_b(out, &pk, d->in.duration_s, bk ? &pkb : NULL);
 	fprintf(out, ",\"change\":{\"from\":%u,\"to\":%u,\"inline_bytes\":%lld,\"chained_frac_from\":",
 		current, pick, (long long)pk.inline_bytes - (long long)cur.inline_bytes);
 	num(out, cur.chained_frac);
@@ -434,7 +492,9 @@ static void disk_json(FILE *out, const struct sgl_tune_disk *d, const struct sgl
 	for (i = 0; i < nr; i++) {
 		if (i)
 			fputc(',', out);
-		row_json(out, &rows[i], d->in.duration_s);
+		if (bk)
+			sgl_tune_eval(&bin, rows[i].n, &br);
+		row_json_b(out, &rows[i], d->in.duration_s, bk ? &br : NULL);
 	}
 	fputs("]}", out);
 }
@@ -450,13 +510,14 @@ int sgl_tune_print_json(FILE *out, const struct sgl_tune_set *s, const struct sg
 		tuned += s->d[i].geo_known;
 	if (!tuned)
 		return -EINVAL;
-	v = sgl_tune_choose(s, o->target);
+	v = sgl_tune_choose_by(s, o->target, o->pick_observed);
 	fputs("{\"target\":", out);
 	num(out, o->target);
 	fputs(",\"source\":", out);
 	sgl_json_str(out, o->source ? o->source : "live");
-	fputs(",\"rule\":\"smallest N with predicted chained fraction <= target, else max_segments\","
-	      "\"choice\":\"max over disks of the per-disk picks\",\"disks\":[", out);
+	fprintf(out, ",\"rule\":\"smallest N with predicted chained fraction <= target, else max_segments\","
+		"\"pick_by\":\"%s\",\"choice\":\"max over disks of the per-disk picks\",\"disks\":[",
+		o->pick_observed ? "observed" : "bound");
 	for (i = 0; i < s->n; i++) {
 		if (!s->d[i].geo_known)
 			continue;

@@ -36,6 +36,7 @@ struct sgl_tune_opts {
 	unsigned int stock_inline;	/* in-tree inline count (default 2) */
 	const char *source;		/* "live", "capture FILE", "prometheus" */
 	bool fleet;			/* group by class */
+	bool pick_observed;		/* pick by the observed segments, not the bound */
 };
 
 /* Append a zeroed disk; NULL when full or out of memory. */
@@ -65,6 +66,8 @@ int sgl_tune_rows_trimmed(const struct sgl_tune_input *in, unsigned int current,
  * none did.
  */
 unsigned int sgl_tune_choose(const struct sgl_tune_set *s, double target);
+/* The same, each disk's pick by the bound (when known) or, with @observed, the observed. */
+unsigned int sgl_tune_choose_by(const struct sgl_tune_set *s, double target, bool observed);
 
 /* Reports; return 0, or -EINVAL when no disk can be tuned (no geometry). */
 int sgl_tune_print_text(FILE *out, const struct sgl_tune_set *s, const struct sgl_tune_opts *o,

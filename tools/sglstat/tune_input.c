@@ -22,14 +22,17 @@ static __u64 sat_add(__u64 a, __u64 b)
 }
 
 /* seg_hist [[n,count],...] and seg_hist_log2 [[lo,hi|null,count],...] into seg[] */
-static int add_hists(const struct sgl_jdoc *doc, const struct sgl_jv *stats, __u64 *seg,
-		     char *err, size_t errlen)
+static int add_hists_named(const struct sgl_jdoc *doc, const struct sgl_jv *stats, const char *name,
+			   __u64 *seg, char *err, size_t errlen)
 {
-	const struct sgl_jv *h = sgl_jget(doc, stats, "seg_hist"), *e;
-	const struct sgl_jv *l2 = sgl_jget(doc, stats, "seg_hist_log2");
+	char l2name[64];
+	const struct sgl_jv *h = sgl_jget(doc, stats, name), *e, *l2;
+
+	snprintf(l2name, sizeof(l2name), "%s_log2", name);
+	l2 = sgl_jget(doc, stats, l2name);
 
 	if (!h || h->type != SGL_J_ARR) {
-		ERR("no seg_hist array");
+		ERR("no %s array", name);
 		return -EINVAL;
 	}
 	for (e = sgl_jfirst(doc, h); e; e = sgl_jnext(doc, e)) {
@@ -38,13 +41,13 @@ static int add_hists(const struct sgl_jdoc *doc, const struct sgl_jv *stats, __u
 
 		if (e->type != SGL_J_ARR || e->nchild != 2 || sgl_jget_u64(a, &n) ||
 		    sgl_jget_u64(b, &c) || n > SGL_SEG_LINEAR_MAX) {
-			ERR("bad seg_hist entry (want [n <= %d, count])", SGL_SEG_LINEAR_MAX);
+			ERR("bad %s entry (want [n <= %d, count])", name, SGL_SEG_LINEAR_MAX);
 			return -EINVAL;
 		}
 		seg[n] = sat_add(seg[n], c);
 	}
 	if (l2 && l2->type != SGL_J_ARR && l2->type != SGL_J_NULL) {
-		ERR("bad seg_hist_log2");
+		ERR("bad %s", l2name);
 		return -EINVAL;
 	}
 	for (e = sgl_jfirst(doc, l2); e; e = sgl_jnext(doc, e)) {
@@ -53,19 +56,25 @@ static int add_hists(const struct sgl_jdoc *doc, const struct sgl_jv *stats, __u
 		unsigned int j;
 
 		if (e->type != SGL_J_ARR || e->nchild != 3 || sgl_jget_u64(a, &lo) || sgl_jget_u64(c3, &c)) {
-			ERR("bad seg_hist_log2 entry (want [lo, hi, count])");
+			ERR("bad %s entry (want [lo, hi, count])", l2name);
 			return -EINVAL;
 		}
 		for (j = 0; j < SGL_SEG_LOG_SLOTS; j++)
 			if (lo == (__u64)SGL_SEG_LINEAR_MAX << j)
 				break;
 		if (j == SGL_SEG_LOG_SLOTS) {
-			ERR("seg_hist_log2 lower bound %llu is not 128 * 2^j", (unsigned long long)lo);
+			ERR("%s lower bound %llu is not 128 * 2^j", l2name, (unsigned long long)lo);
 			return -EINVAL;
 		}
 		seg[SGL_SEG_LINEAR_MAX + 1 + j] = sat_add(seg[SGL_SEG_LINEAR_MAX + 1 + j], c);
 	}
 	return 0;
+}
+
+static int add_hists(const struct sgl_jdoc *doc, const struct sgl_jv *stats, __u64 *seg,
+		     char *err, size_t errlen)
+{
+	return add_hists_named(doc, stats, "seg_hist", seg, err, errlen);
 }
 
 static bool jbool(const struct sgl_jv *v)
@@ -139,6 +148,13 @@ static int capture_line(const struct sgl_jdoc *doc, bool use, struct sgl_tune_se
 		e = add_hists(doc, tot, t->in.seg, err, errlen);
 		if (e)
 			return e;
+		/* captures since the fragmentation bound (additive field) */
+		if (sgl_jget(doc, tot, "seg_bound_hist")) {
+			e = add_hists_named(doc, tot, "seg_bound_hist", t->in.bound, err, errlen);
+			if (e)
+				return e;
+			t->in.bound_known = true;
+		}
 	}
 	return 0;
 }

@@ -113,11 +113,61 @@ while [ $r -lt $ROUNDS ]; do
 	done
 	r=$((r + 1))
 done
-sgl_load	# leave it loaded for the harness
 predicted=$((sys_n - sys_2))
 measured=$(((cost_n - cost_2) / ROUNDS))
 echo "predicted $predicted B (table $((tab_n - tab_2)) B), measured $measured B" | tee -a "$OUT/memory.txt"
 check "memory-signal" [ "$predicted" -gt $((4 << 20)) ]
 check_eq "table-matches-sysfs" "$predicted" "$((tab_n - tab_2))"
 check "memory-within-10pct" within_10pct "$measured" "$predicted"
+
+# ---- 4. an ordinary workload, and a pick that holds for the next process:
+# tune watches one fio process (mixed sizes 4k..128k, THP off) on a fresh
+# guest, where its buffers may well be physically contiguous; the module is
+# reloaded with the pick and two new fio processes of the same job run with
+# memory fragmented (segbuf hog: isolated free pages), the worst case a new
+# process can meet.  Their chained fraction (driver sysfs) must be within 2
+# points of the 0.5% target.  The pick by the observed segments (what tune
+# picked before the fragmentation bound) is run once too, for the record.
+echo never >/sys/kernel/mm/transparent_hugepage/enabled
+FTARGET=0.005
+fiojob() {
+	fio --name=mix --filename=$DEV --rw=randrw --bsrange=4k-128k --direct=1 --ioengine=libaio \
+		--iodepth=4 --size=16M --io_size=4M --randrepeat=0 --output=/dev/null
+}
+chained_run() { # chained_run NAME: one new fio process, its chained fraction
+	_m0=$(sgl_get $D requests_mapped) _c0=$(sgl_get $D requests_chained)
+	fiojob || fail "$1-fio" "fio failed"
+	_m1=$(sgl_get $D requests_mapped) _c1=$(sgl_get $D requests_chained)
+	awk -v c=$((_c1 - _c0)) -v m=$((_m1 - _m0)) 'BEGIN { print (m ? c / m : -1) }'
+	echo "$1: $((_c1 - _c0)) of $((_m1 - _m0)) chained" >>"$OUT/tune-fio.txt"
+}
+sgl_load inline_sg_cnt=2 || { fail fio-load "insmod failed"; exit 0; }
+sleep 1
+sglstat tune -d $D --mode driver --duration 600 --target-chain-rate $FTARGET -j \
+	>"$OUT/tune-fio.json" 2>"$OUT/tune-fio.err" &
+tpid=$!
+wait_for 60 grep -q '^Tracing' "$OUT/tune-fio.err"
+check "fio-tune-workload" fiojob
+kill -INT $tpid; wait $tpid
+check_eq "fio-tune-exit" 0 $?
+NB=$(jq -r .recommended "$OUT/tune-fio.json")
+NO=$(jq -r '.disks[0].pick_observed' "$OUT/tune-fio.json")
+check_eq "fio-pick-by-bound" bound "$(jq -r '.disks[0].pick_by' "$OUT/tune-fio.json")"
+check "fio-bound-pick-not-below-observed" [ "$NB" -ge "$NO" ]
+echo "fio tune: pick $NB by the fragmentation bound, $NO by the observed segments" | tee -a "$OUT/tune-fio.txt"
+segbuf hog 128 >/dev/null &
+HOG=$!
+sleep 1
+sgl_unload
+sgl_load inline_sg_cnt="$NO" || { fail fio-reload-observed "insmod inline_sg_cnt=$NO"; exit 0; }
+fo=$(chained_run "observed-pick-$NO")
+sgl_unload
+sgl_load inline_sg_cnt="$NB" || { fail fio-reload "insmod inline_sg_cnt=$NB"; exit 0; }
+check_eq "fio-reloaded-inline" "$NB" "$(sgl_get $D inline_sg_cnt)"
+for p in 1 2; do
+	f=$(chained_run "bound-pick-$NB-process-$p")
+	check "fio-new-process-$p-within-2pp-of-target" within2 "$f" "$FTARGET"
+done
+echo "new process at the observed pick $NO: chained fraction $fo" | tee -a "$OUT/tune-fio.txt"
+kill $HOG
 exit 0
