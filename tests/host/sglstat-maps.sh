@@ -1,4 +1,5 @@
 #!/bin/bash
+# expect-results: 8 (tests/host/run fails this script with fewer result lines)
 # The BPF maps are sized at load for the disks sglstat traces (issue 15):
 # --max-disks N gives N * 6 per-CPU stats entries and N inflight entries;
 # without it, the virtio disks present + 4.  Before, the stats map always had
@@ -10,6 +11,7 @@ SGLSTAT=${SGLSTAT:-$TOP/build/sglstat}
 pass() { echo "PASS: host_maps_$1"; }
 fail() { echo "FAIL: host_maps_$1: $2"; }
 check_eq() { if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "expected '$2', got '$3'"; fi; }
+# may-skip: host_maps -- not root (BPF needs it)
 [ "$(id -u)" = 0 ] || { echo "SKIP: host_maps: needs root"; exit 0; }
 command -v bpftool >/dev/null || { fail prereq "bpftool missing"; exit 0; }
 TMP=$(mktemp -d /tmp/sglstat-maps.XXXXXX)

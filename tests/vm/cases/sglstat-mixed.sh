@@ -1,4 +1,5 @@
 # guest-run-args: --disks 2 --disk-size 64M --smp 2 --timeout 400
+# expect-results: 36 (at least; tests/vm/run-cases fails the case with fewer result lines)
 # A mixed host, as the README's migration leaves it: vda on the in-tree
 # virtio_blk, vsgla on virtio_blk_sgl.  One `sglstat --mode auto` traces
 # both, each its best way (vsgla by the driver tracepoints, vda by the block

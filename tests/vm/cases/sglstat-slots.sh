@@ -1,4 +1,5 @@
 # guest-run-args: --disks 3 --disk-size 16M --smp 2 --timeout 400
+# expect-results: 20 (at least; tests/vm/run-cases fails the case with fewer result lines)
 # A long-running sglstat with fewer disk slots than disks come and go:
 # --max-disks 2 on a guest with 3 disks, then 2 rounds of hot-remove and
 # hot-add through the QEMU monitor (5 disk arrivals for 2 slots).  A disk
