@@ -1,6 +1,6 @@
 # guest-run-args: --disks 3 --disk-size 32M --smp 2 --timeout 600 --modparams "inline_sg_cnt=2"
 # expect-results: 13 (at least; tests/vm/run-cases fails the case with fewer result lines)
-# Soak: SOAK_SECONDS (default 60; tests/reliability/soak passes another
+# Soak: SOAK_SECONDS (default 30 in make check; tests/reliability/soak passes another
 # value through guest-run --file soak.env) of mixed fio load on every disk
 # (random and sequential writes with crc32c verify, random reads, 4k..256k,
 # QD 4..16) in phases of ~PHASE seconds.  Between phases, at quiescent
@@ -20,7 +20,7 @@
 for t in sglstat segbuf jq fio; do
 	command -v $t >/dev/null || { fail prereq "$t not on PATH (a missing tool fails the case)"; exit 1; }
 done
-SOAK_SECONDS=60
+SOAK_SECONDS=30
 [ -r /mnt/host/files/soak.env ] && . /mnt/host/files/soak.env
 PHASE=${PHASE:-5}
 echo "soak: ${SOAK_SECONDS}s, phases of ${PHASE}s" | tee "$OUT/soak.txt"
