@@ -8,7 +8,7 @@ libzstd-dev linux-image-amd64 linux-headers-amd64 qemu-system-x86
 busybox-static cpio fio prometheus-node-exporter prometheus libcmocka-dev
 sparse kmod socat jq libbpf-tools gnuplot-nox libclang-rt-14-dev dkms man-db
 systemd curl python3 strace valgrind file debhelper dh-dkms dpkg-dev lintian
-mmdebstrap fdisk"
+mmdebstrap fdisk qemu-utils"
 
 missing=""
 for p in $PKGS; do
