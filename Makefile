@@ -20,12 +20,12 @@ KVERS	:= $(foreach k,$(KDIRS),$(call kver_of,$(k)))
 KVER_COMPAT := $(firstword $(if $(KDIR),,$(call kver_of,$(KDIR_6_1))) $(KVERS))
 
 CFLAGS	?= -O2 -g
-DEPS_FIRST := check demo bench fuzz soak
+DEPS_FIRST := check demo bench fuzz soak deb
 DRIVER_SRCS := $(wildcard driver/*.c driver/*.h) driver/Kbuild include/sgl_model.h
 GUEST_HELPERS := $(patsubst tests/vm/%.c,$(BUILD)/guest-bin/%,$(wildcard tests/vm/*.c))
 
 .PHONY: dkms-src all driver bpf sglstat guest-tools deps check check-unit check-bpf \
-	check-fuzz check-prom check-host check-reliability check-install check-guest fuzz soak demo bench install uninstall clean \
+	check-fuzz check-prom check-host check-reliability check-install check-fleet check-guest fuzz soak demo bench install uninstall clean \
 	$(addsuffix -after-deps,$(DEPS_FIRST))
 
 all: driver bpf sglstat guest-tools
@@ -78,7 +78,7 @@ $(DEPS_FIRST): deps
 check-after-deps: all
 	@$(TOP)/tests/run-all
 
-check-unit check-bpf check-fuzz check-prom check-host check-reliability check-install check-guest: all
+check-unit check-bpf check-fuzz check-prom check-host check-reliability check-install check-fleet check-guest: all
 	@$(TOP)/tests/run-all $(patsubst check-%,%,$@)
 
 # Longer fuzzing than check's bounded run (FUZZ_SECONDS per harness).
@@ -119,6 +119,10 @@ dkms-src:
 	install -d $(DESTDIR)$(DKMSDIR)
 	install -m 0644 driver/*.c driver/*.h driver/Kbuild include/sgl_model.h $(DESTDIR)$(DKMSDIR)/
 	sed 's/@VERSION@/$(VERSION)/' driver/dkms.conf > $(DESTDIR)$(DKMSDIR)/dkms.conf
+
+# Debian packages (debian/, docs/PACKAGING.md) into build/deb/.
+deb-after-deps:
+	@$(TOP)/scripts/mkdeb
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/sglstat $(DESTDIR)$(MAN8DIR)/sglstat.8 \
