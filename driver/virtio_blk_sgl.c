@@ -310,7 +310,13 @@ struct vsgl_vq {
 } ____cacheline_aligned_in_smp;
 
 struct vsgl_dev {
+	/*
+	 * NULL once remove has run: the gendisk (and this structure, freed in
+	 * vsgl_free_disk()) can outlive the device while someone holds the
+	 * disk open.  Block device operations check it under @vdev_mutex.
+	 */
 	struct virtio_device *vdev;
+	struct mutex vdev_mutex;
 	struct gendisk *disk;
 	struct blk_mq_tag_set tag_set;
 	u32 devt;		/* disk dev_t, for the tracepoints */
@@ -971,13 +977,22 @@ static const struct blk_mq_ops vsgl_mq_ops = {
 static int vsgl_getgeo(struct block_device *bdev, struct hd_geometry *geo)
 {
 	struct vsgl_dev *vblk = bdev->bd_disk->private_data;
+	int ret = 0;
 
+	mutex_lock(&vblk->vdev_mutex);
+	if (!vblk->vdev) {
+		/* Removed while held open: no device to describe. */
+		ret = -ENXIO;
+		goto out;
+	}
 	*geo = vblk->geo;
 	if (!geo->cylinders)
 		geo->cylinders = min_t(sector_t,
 				       get_capacity(bdev->bd_disk) /
 				       (geo->heads * geo->sectors), 0xffff);
-	return 0;
+out:
+	mutex_unlock(&vblk->vdev_mutex);
+	return ret;
 }
 
 /*
@@ -990,7 +1005,9 @@ static void vsgl_free_disk(struct gendisk *disk)
 	struct vsgl_dev *vblk = disk->private_data;
 
 	free_percpu(vblk->stats);
+	/* Only now may another disk take this index (and its minors). */
 	ida_free(&vsgl_index_ida, vblk->index);
+	mutex_destroy(&vblk->vdev_mutex);
 	kfree(vblk);
 }
 
@@ -1698,6 +1715,7 @@ static int vsgl_probe(struct virtio_device *vdev)
 	INIT_WORK(&vblk->kill_work, vsgl_kill_work);
 	spin_lock_init(&vblk->config_lock);
 	mutex_init(&vblk->kill_lock);
+	mutex_init(&vblk->vdev_mutex);
 	atomic64_set(&vblk->chained_now, 0);
 	atomic64_set(&vblk->chained_peak, 0);
 
@@ -1833,6 +1851,9 @@ static void vsgl_remove(struct virtio_device *vdev)
 	kfree(vblk->vqs);
 	vblk->vqs = NULL;
 	vdev->priv = NULL;
+	mutex_lock(&vblk->vdev_mutex);
+	vblk->vdev = NULL;
+	mutex_unlock(&vblk->vdev_mutex);
 	/* vsgl_free_disk() frees @vblk once the last opener is gone. */
 	put_disk(vblk->disk);
 }
