@@ -1,4 +1,4 @@
-# guest-run-args: --disks 1 --disk-size 32M --smp 2 --no-module --timeout 420 --disk-props "num-queues=2"
+# guest-run-args: --testing --disks 1 --disk-size 32M --smp 2 --no-module --timeout 420 --disk-props "num-queues=2"
 # guest-run-kernels: 6.1 6.12
 # A buggy or hostile device's config values, played through the driver's
 # testing-only test_config parameter (QEMU will not offer them): each load
@@ -33,6 +33,22 @@ verify() {
 	check_eq "$1/no-io-errors" 0 "$(sgl_get "$D" io_errors)"
 }
 down() { sgl_unload || fail "$1/unload" "rmmod failed"; }
+
+# the testing flavour's parameters are module_param_unsafe: loading without
+# them leaves TAINT_USER (bit 6 of /proc/sys/kernel/tainted) clear, setting
+# one at run time sets it (and logs "Setting dangerous option")
+dmesg -c >/dev/null
+if sgl_load; then
+	t0=$(cat /proc/sys/kernel/tainted)
+	check_eq "taint/user-clear-after-plain-load ($t0)" 0 $((t0 & 64))
+	echo 0 >/sys/module/virtio_blk_sgl/parameters/test_used_every
+	t1=$(cat /proc/sys/kernel/tainted)
+	check_eq "taint/user-set-by-test-param ($t0 -> $t1)" 64 $((t1 & 64))
+	check taint/logged logged "Setting dangerous option test_used_every"
+	sgl_unload
+else
+	fail taint/load "insmod failed"
+fi
 
 # bad parameter strings: refused at load with one line
 for bad in bogus=1 seg_max seg_max=x; do

@@ -1,4 +1,4 @@
-# guest-run-args: --disks 1 --disk-size 64M --smp 2 --timeout 480
+# guest-run-args: --testing --disks 1 --disk-size 64M --smp 2 --timeout 480
 # guest-run-kernels: 6.1 6.12
 # guest-run-share: yes
 # Data integrity through every SG layout: fio writes then verifies crc32c

@@ -1,4 +1,4 @@
-# guest-run-args: --disks 3 --disk-size 64M --smp 2 --no-module --timeout 420
+# guest-run-args: --testing --disks 3 --disk-size 64M --smp 2 --no-module --timeout 420
 # guest-run-kernels: 6.1 6.12
 # Module parameters (validation, clamping), 20 load/serve/unload cycles in
 # a row, hot removal of a disk while fio is writing to it, and hot removal

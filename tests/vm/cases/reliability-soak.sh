@@ -1,4 +1,4 @@
-# guest-run-args: --disks 3 --disk-size 32M --smp 2 --timeout 600 --modparams "inline_sg_cnt=2"
+# guest-run-args: --testing --disks 3 --disk-size 32M --smp 2 --timeout 600 --modparams "inline_sg_cnt=2"
 # Soak: SOAK_SECONDS (default 60; tests/reliability/soak passes another
 # value through guest-run --file soak.env) of mixed fio load on every disk
 # (random and sequential writes with crc32c verify, random reads, 4k..256k,

@@ -1,4 +1,4 @@
-# guest-run-args: --disks 1 --disk-size 64M --smp 2 --timeout 500
+# guest-run-args: --testing --disks 1 --disk-size 64M --smp 2 --timeout 500
 # guest-run-kernels: 6.1 6.12
 # guest-run-share: yes
 # sglstat in driver mode against virtio_blk_sgl's own sysfs counters, which

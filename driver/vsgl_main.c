@@ -26,7 +26,6 @@
 #include <linux/mutex.h>
 #include <linux/overflow.h>
 #include <linux/percpu.h>
-#include <linux/random.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -39,6 +38,7 @@
 
 #include "sgl_model.h"
 #include "vsgl_compat.h"
+#include "vsgl_testing.h"
 
 #define CREATE_TRACE_POINTS
 #include "virtio_blk_sgl_trace.h"
@@ -59,9 +59,8 @@
 /* ---------------------------------------------------------------------- */
 /* Module parameters                                                       */
 
-static int vsgl_param_set_uint_max(const char *val,
-				   const struct kernel_param *kp,
-				   unsigned int max)
+int vsgl_param_set_uint_max(const char *val, const struct kernel_param *kp,
+			     unsigned int max)
 {
 	unsigned int v;
 	int ret;
@@ -91,11 +90,6 @@ static int vsgl_set_depth(const char *val, const struct kernel_param *kp)
 	return vsgl_param_set_uint_max(val, kp, BLK_MQ_MAX_DEPTH);
 }
 
-static int vsgl_set_percent(const char *val, const struct kernel_param *kp)
-{
-	return vsgl_param_set_uint_max(val, kp, 100);
-}
-
 static const struct kernel_param_ops vsgl_inline_ops = {
 	.set = vsgl_set_inline,
 	.get = param_get_uint,
@@ -108,11 +102,6 @@ static const struct kernel_param_ops vsgl_nrq_ops = {
 
 static const struct kernel_param_ops vsgl_depth_ops = {
 	.set = vsgl_set_depth,
-	.get = param_get_uint,
-};
-
-static const struct kernel_param_ops vsgl_percent_ops = {
-	.set = vsgl_set_percent,
 	.get = param_get_uint,
 };
 
@@ -136,132 +125,15 @@ module_param_cb(queue_depth, &vsgl_depth_ops, &queue_depth, 0444);
 MODULE_PARM_DESC(queue_depth,
 		 "Tags per hardware queue (0 = derived from the virtqueue size)");
 
-static unsigned int fail_chain_every;
-module_param(fail_chain_every, uint, 0644);
-MODULE_PARM_DESC(fail_chain_every,
-		 "Failure injection: fail every Nth chained SG allocation (0 = off)");
-
-static unsigned int fail_chain_percent;
-module_param_cb(fail_chain_percent, &vsgl_percent_ops, &fail_chain_percent,
-		0644);
-MODULE_PARM_DESC(fail_chain_percent,
-		 "Failure injection: fail chained SG allocations with this probability (0..100)");
-
 /*
- * Testing only: corrupt what the device returns in the used ring for every
- * Nth completion (the status byte it wrote, the length it reports), so that
- * the tests can play a device that QEMU will not emulate.  Descriptor ids
- * need no knob: virtio_ring checks them and marks the queue broken.
+ * virtio_cread_feature() / virtio_cread(), with the testing flavour's
+ * test_config override (vsgl_testing.h: no override in the production build).
  */
-static unsigned int test_used_every;
-module_param(test_used_every, uint, 0644);
-MODULE_PARM_DESC(test_used_every,
-		 "Testing only: corrupt every Nth completion as below (0 = off)");
-
-static int test_used_status = -1;
-module_param(test_used_status, int, 0644);
-MODULE_PARM_DESC(test_used_status,
-		 "Testing only: status byte a corrupted completion carries (0..255; -1 = the device's)");
-
-static int test_used_len;
-module_param(test_used_len, int, 0644);
-MODULE_PARM_DESC(test_used_len,
-		 "Testing only: added to a corrupted completion's used length (0 = the device's)");
-
-/*
- * Testing only: replace device config values at probe, so that the tests can
- * play a buggy or hostile device that QEMU will not emulate.  An override
- * makes the field present even when the device does not offer its feature.
- */
-enum vsgl_cfg_field {
-	VSGL_CFG_capacity,
-	VSGL_CFG_seg_max,
-	VSGL_CFG_size_max,
-	VSGL_CFG_blk_size,
-	VSGL_CFG_num_queues,
-	VSGL_CFG_NR,
-};
-
-static const char * const vsgl_cfg_names[VSGL_CFG_NR] = {
-	[VSGL_CFG_capacity]	= "capacity",
-	[VSGL_CFG_seg_max]	= "seg_max",
-	[VSGL_CFG_size_max]	= "size_max",
-	[VSGL_CFG_blk_size]	= "blk_size",
-	[VSGL_CFG_num_queues]	= "num_queues",
-};
-
-static struct {
-	unsigned long set;		/* bit per enum vsgl_cfg_field */
-	u64 val[VSGL_CFG_NR];
-} vsgl_test_cfg;
-
-static char vsgl_test_cfg_str[128];
-
-static int vsgl_set_test_config(const char *val, const struct kernel_param *kp)
-{
-	char buf[sizeof(vsgl_test_cfg_str)], *rest = buf, *item;
-	unsigned long set = 0;
-	u64 vals[VSGL_CFG_NR];
-	int i;
-
-	if (strscpy(buf, val, sizeof(buf)) < 0)
-		goto bad;
-	while ((item = strsep(&rest, ",")) != NULL) {
-		char *eq = strchr(item, '=');
-
-		if (!*item)
-			continue;
-		if (!eq)
-			goto bad;
-		*eq = '\0';
-		for (i = 0; i < VSGL_CFG_NR; i++)
-			if (!strcmp(item, vsgl_cfg_names[i]))
-				break;
-		if (i == VSGL_CFG_NR || kstrtou64(eq + 1, 0, &vals[i]))
-			goto bad;
-		set |= BIT(i);
-	}
-	for (i = 0; i < VSGL_CFG_NR; i++)
-		vsgl_test_cfg.val[i] = set & BIT(i) ? vals[i] : 0;
-	vsgl_test_cfg.set = set;
-	strscpy(vsgl_test_cfg_str, val, sizeof(vsgl_test_cfg_str));
-	return 0;
-bad:
-	pr_err("%s=%s is invalid: expected FIELD=VALUE[,...] with FIELD one of capacity, seg_max, size_max, blk_size, num_queues\n",
-	       kp->name, val);
-	return -EINVAL;
-}
-
-static const struct kernel_param_ops vsgl_test_cfg_ops = {
-	.set = vsgl_set_test_config,
-	.get = param_get_string,
-};
-
-static struct kparam_string vsgl_test_cfg_kps = {
-	.maxlen = sizeof(vsgl_test_cfg_str),
-	.string = vsgl_test_cfg_str,
-};
-module_param_cb(test_config, &vsgl_test_cfg_ops, &vsgl_test_cfg_kps, 0444);
-MODULE_PARM_DESC(test_config,
-		 "Testing only: override device config values, e.g. seg_max=0,blk_size=3");
-
-static bool vsgl_cfg_overridden(struct virtio_device *vdev, enum vsgl_cfg_field f,
-				u64 *val)
-{
-	if (!(vsgl_test_cfg.set & BIT(f)))
-		return false;
-	dev_warn(&vdev->dev, "test_config: %s overridden to %llu\n",
-		 vsgl_cfg_names[f], vsgl_test_cfg.val[f]);
-	*val = vsgl_test_cfg.val[f];
-	return true;
-}
-
-/* virtio_cread_feature() / virtio_cread() with the test_config override */
 #define vsgl_cread_feature(vdev, fbit, field, ptr)				\
 	({									\
 		u64 __v;							\
 		int __r;							\
-		if (vsgl_cfg_overridden(vdev, VSGL_CFG_##field, &__v)) {	\
+		if (vsgl_test_cfg(vdev, VSGL_CFG_##field, &__v)) {		\
 			*(ptr) = (typeof(*(ptr)))__v;				\
 			__r = 0;						\
 		} else {							\
@@ -274,7 +146,7 @@ static bool vsgl_cfg_overridden(struct virtio_device *vdev, enum vsgl_cfg_field 
 #define vsgl_cread(vdev, field, ptr)						\
 	do {									\
 		u64 __v;							\
-		if (vsgl_cfg_overridden(vdev, VSGL_CFG_##field, &__v))	\
+		if (vsgl_test_cfg(vdev, VSGL_CFG_##field, &__v))		\
 			*(ptr) = (typeof(*(ptr)))__v;				\
 		else								\
 			virtio_cread(vdev, struct virtio_blk_config, field, ptr); \
@@ -285,7 +157,6 @@ static bool vsgl_cfg_overridden(struct virtio_device *vdev, enum vsgl_cfg_field 
 
 static int vsgl_major;
 static DEFINE_IDA(vsgl_index_ida);
-static atomic_t vsgl_chain_attempts = ATOMIC_INIT(0);
 
 /* Hot-path counters; summed over CPUs when sysfs is read. */
 struct vsgl_pcpu_stats {
@@ -367,23 +238,6 @@ struct vsgl_req {
 /* ---------------------------------------------------------------------- */
 /* Request setup                                                           */
 
-/*
- * Failure injection.  A request that already failed once is exempt so that
- * every request makes progress whatever the knobs say (fail_chain_every=1
- * or fail_chain_percent=100 would otherwise stall I/O forever); this also
- * makes each injected failure cost exactly one retry.
- */
-static bool vsgl_inject_failure(void)
-{
-	unsigned int every = READ_ONCE(fail_chain_every);
-	unsigned int pct = READ_ONCE(fail_chain_percent);
-
-	if (every &&
-	    (unsigned int)atomic_inc_return(&vsgl_chain_attempts) % every == 0)
-		return true;
-	return pct && get_random_u32_below(100) < pct;
-}
-
 static void vsgl_chained_add(struct vsgl_dev *vblk, u32 bytes)
 {
 	s64 now = atomic64_add_return(bytes, &vblk->chained_now);
@@ -444,7 +298,12 @@ static int vsgl_map_data(struct vsgl_dev *vblk, struct blk_mq_hw_ctx *hctx,
 		goto out;
 
 	chained = sgl_is_chained(nsegs, inline_cnt);
-	if (chained && !retry && vsgl_inject_failure()) {
+	/*
+	 * Failure injection (testing flavour only).  A request that already
+	 * failed once is exempt, so that every request makes progress whatever
+	 * the knobs say and each injected failure costs exactly one retry.
+	 */
+	if (chained && !retry && vsgl_test_fail_chain()) {
 		injected = true;
 		ret = -ENOMEM;
 	} else {
@@ -777,20 +636,6 @@ static void vsgl_complete_rq(struct request *rq)
 	blk_mq_end_request(rq, sts);
 }
 
-static void vsgl_test_used(struct vsgl_req *vbr)
-{
-	static atomic_t seen = ATOMIC_INIT(0);
-	unsigned int every = READ_ONCE(test_used_every);
-	int status;
-
-	if (likely(!every) || atomic_inc_return(&seen) % every)
-		return;
-	status = READ_ONCE(test_used_status);
-	if (status >= 0 && status <= 0xff)
-		WRITE_ONCE(vbr->status, status);
-	vbr->used_len += READ_ONCE(test_used_len);
-}
-
 /* Called with vq->lock held. */
 static bool vsgl_reap(struct vsgl_vq *vq)
 {
@@ -805,7 +650,7 @@ static bool vsgl_reap(struct vsgl_vq *vq)
 	 */
 	while ((vbr = virtqueue_get_buf(vq->vq, &len)) != NULL) {
 		vbr->used_len = len;
-		vsgl_test_used(vbr);
+		vsgl_test_used(&vbr->status, &vbr->used_len);
 		blk_mq_complete_request(blk_mq_rq_from_pdu(vbr));
 		done = true;
 	}
