@@ -167,6 +167,7 @@ struct vsgl_pcpu_stats {
 	u64 retries;
 	u64 completed;
 	u64 io_errors;
+	u64 used_len_mismatch;
 };
 
 struct vsgl_vq {
@@ -213,7 +214,11 @@ struct vsgl_dev {
 	struct work_struct kill_work;
 	struct mutex kill_lock;
 	bool killed;
+
+	unsigned long warned;	/* VSGL_WARNED_* bits: logged once per disk */
 };
+
+#define VSGL_WARNED_USED_LEN	0
 
 /* Per-request driver data (the blk-mq PDU). */
 struct vsgl_req {
@@ -589,15 +594,29 @@ static blk_status_t vsgl_result(struct vsgl_dev *vblk, struct request *rq,
 	if (unlikely(vbr->aborted))
 		return BLK_STS_IOERR;
 	/*
-	 * The status byte is the last byte the device writes; a used length
-	 * that does not cover exactly the device-writable part means we
-	 * cannot trust it (virtio 1.2, 2.7.8.1: nothing beyond len).
+	 * The used length is what the device says it wrote (virtio 1.2,
+	 * 2.7.8.1).  Real devices get it wrong (legacy ones, older
+	 * Firecracker, some vhost-user backends report 0 or the data length),
+	 * which is why the in-tree driver and the virtio core ignore it: a
+	 * difference is counted and logged once per disk, and the status byte
+	 * decides (pre-set to 0xff, so a device that did not write it fails
+	 * the request as an invalid status).  Only a length beyond the
+	 * device-writable part is provably broken: the status byte, the last
+	 * byte written, would lie outside the buffer we gave.
 	 */
 	if (unlikely(vbr->used_len != vbr->in_len)) {
-		dev_err_ratelimited(&vblk->vdev->dev,
-				    "tag %d: used length %u, expected %u; failing request\n",
-				    rq->tag, vbr->used_len, vbr->in_len);
-		return BLK_STS_IOERR;
+		vsgl_count(vblk, used_len_mismatch);
+		if (!test_and_set_bit(VSGL_WARNED_USED_LEN, &vblk->warned))
+			dev_warn(&vblk->vdev->dev,
+				 "tag %d: used length %u, expected %u; ignoring wrong used lengths (counted in sgl/used_len_mismatch, logged once)\n",
+				 rq->tag, vbr->used_len, vbr->in_len);
+		if (vbr->used_len > vbr->in_len) {
+			dev_err_ratelimited(&vblk->vdev->dev,
+					    "tag %d: used length %u beyond the %u bytes the device may write; failing request\n",
+					    rq->tag, vbr->used_len,
+					    vbr->in_len);
+			return BLK_STS_IOERR;
+		}
 	}
 	switch (vstatus) {
 	case VIRTIO_BLK_S_OK:
@@ -1119,6 +1138,7 @@ VSGL_STAT_ATTR(chain_alloc_injected, alloc_injected);
 VSGL_STAT_ATTR(retries, retries);
 VSGL_STAT_ATTR(requests_completed, completed);
 VSGL_STAT_ATTR(io_errors, io_errors);
+VSGL_STAT_ATTR(used_len_mismatch, used_len_mismatch);
 
 #define VSGL_VAL_ATTR(name, expr)					\
 static ssize_t name##_show(struct device *dev,				\
@@ -1192,6 +1212,7 @@ static struct attribute *vsgl_sgl_attrs[] = {
 	&dev_attr_chained_bytes_peak.attr,
 	&dev_attr_requests_completed.attr,
 	&dev_attr_io_errors.attr,
+	&dev_attr_used_len_mismatch.attr,
 	&dev_attr_pdu_alloc_bytes.attr,
 	&dev_attr_pdu_alloc_bytes_prealloc.attr,
 	NULL,
