@@ -1288,8 +1288,12 @@ static void vsgl_config_changed(struct virtio_device *vdev)
 	unsigned long flags;
 
 	spin_lock_irqsave(&vblk->config_lock, flags);
+	/*
+	 * Not on a freezable workqueue: freeze flushes this work, and work
+	 * queued on a frozen workqueue would never run.
+	 */
 	if (!vblk->removing)
-		queue_work(system_freezable_wq, &vblk->config_work);
+		queue_work(system_wq, &vblk->config_work);
 	spin_unlock_irqrestore(&vblk->config_lock, flags);
 }
 
@@ -1730,10 +1734,19 @@ static int vsgl_freeze(struct virtio_device *vdev)
 	struct vsgl_dev *vblk = vdev->priv;
 	struct request_queue *q = vblk->disk->queue;
 
-	/* Drain: once the device is reset nothing would complete them. */
+	/*
+	 * Drain what is in flight (nothing would complete it after the
+	 * reset), then hold new requests back by quiescing only: a queue
+	 * kept frozen across the whole sleep deadlocks whatever enters it in
+	 * the suspend context (the pattern behind CVE-2024-57946).
+	 */
 	blk_mq_freeze_queue(q);
-	blk_mq_quiesce_queue(q);
+	blk_mq_quiesce_queue_nowait(q);
+	blk_mq_unfreeze_queue(q);
+	/* Nothing in flight: no timeout can queue the kill work any more. */
+	flush_work(&vblk->kill_work);
 	virtio_reset_device(vdev);
+	/* Not freezable (vsgl_config_changed()), so this cannot deadlock. */
 	flush_work(&vblk->config_work);
 	vdev->config->del_vqs(vdev);
 	return 0;
@@ -1750,15 +1763,23 @@ static int vsgl_restore(struct virtio_device *vdev)
 	err = vsgl_init_vqs(vblk);
 	if (err) {
 		dev_err(&vdev->dev, "restore failed (%d), disk is dead\n", err);
-		for (i = 0; i < vblk->num_vqs; i++)
-			vblk->vqs[i].dead = true;
 		WRITE_ONCE(vblk->killed, true);
 		blk_mark_disk_dead(vblk->disk);
-	} else {
+	}
+	/* A device stopped before the sleep stays stopped. */
+	if (READ_ONCE(vblk->killed))
+		for (i = 0; i < vblk->num_vqs; i++)
+			vblk->vqs[i].dead = true;
+	if (!err) {
 		virtio_device_ready(vdev);
+		/*
+		 * A capacity change while the device was reset raised no
+		 * config interrupt (a device only notifies with DRIVER_OK).
+		 */
+		if (vsgl_read_capacity(vblk) != get_capacity(vblk->disk))
+			queue_work(system_wq, &vblk->config_work);
 	}
 	blk_mq_unquiesce_queue(q);
-	blk_mq_unfreeze_queue(q);
 	return err;
 }
 #endif
