@@ -125,6 +125,25 @@ module_param_cb(queue_depth, &vsgl_depth_ops, &queue_depth, 0444);
 MODULE_PARM_DESC(queue_depth,
 		 "Tags per hardware queue (0 = derived from the virtqueue size)");
 
+#define VSGL_RESET_TIMEOUT_MAX	3600U
+#define VSGL_MAX_REISSUES	3	/* then the request fails: BLK_STS_TIMEOUT */
+
+static int vsgl_set_reset_timeout(const char *val,
+				  const struct kernel_param *kp)
+{
+	return vsgl_param_set_uint_max(val, kp, VSGL_RESET_TIMEOUT_MAX);
+}
+
+static const struct kernel_param_ops vsgl_reset_timeout_ops = {
+	.set = vsgl_set_reset_timeout,
+	.get = param_get_uint,
+};
+
+static unsigned int reset_timeout = 30;
+module_param_cb(reset_timeout, &vsgl_reset_timeout_ops, &reset_timeout, 0444);
+MODULE_PARM_DESC(reset_timeout,
+		 "Seconds a request may wait for the device before it is reset and its requests re-issued (default 30; 0 = never reset, only log)");
+
 /*
  * virtio_cread_feature() / virtio_cread(), with the testing flavour's
  * test_config override (vsgl_testing.h: no override in the production build).
@@ -168,6 +187,7 @@ struct vsgl_pcpu_stats {
 	u64 completed;
 	u64 io_errors;
 	u64 used_len_mismatch;
+	u64 reissued;
 };
 
 struct vsgl_vq {
@@ -178,6 +198,7 @@ struct vsgl_vq {
 	 */
 	spinlock_t lock;
 	bool dead;
+	unsigned long last_done;	/* jiffies of the last completion */
 	char name[16];
 } ____cacheline_aligned_in_smp;
 
@@ -212,8 +233,13 @@ struct vsgl_dev {
 
 	/* Tear-down of a device that stopped working (see vsgl_kill()). */
 	struct work_struct kill_work;
-	struct mutex kill_lock;
+	struct mutex kill_lock;	/* also serialises vsgl_reset_work() */
 	bool killed;
+
+	/* Recovery of a device that stopped answering (vsgl_reset_work()). */
+	struct work_struct reset_work;
+	bool resetting;
+	atomic_t resets;
 
 	unsigned long warned;	/* VSGL_WARNED_* bits: logged once per disk */
 };
@@ -227,6 +253,8 @@ struct vsgl_req {
 	u8 map_failed:1;	/* last setup failed, request was requeued */
 	u8 chained:1;		/* sg_table came from sg_pool */
 	u8 aborted:1;		/* never completed by the device */
+	u8 reissue:1;		/* taken back by a reset: requeue it */
+	u8 reissues;		/* times a reset re-issued this request */
 	u16 nsegs;		/* segments the sg_table was sized for */
 	u32 chained_bytes;	/* sg_pool bytes held (sgl_model.h) */
 	u32 in_len;		/* bytes the device must write: data + status */
@@ -423,6 +451,7 @@ static blk_status_t vsgl_setup_cmd(struct vsgl_dev *vblk, struct request *rq,
 
 	vbr->range = NULL;
 	vbr->aborted = 0;
+	vbr->reissue = 0;
 	vbr->used_len = 0;
 	vbr->in_len = 1;	/* the status byte */
 
@@ -502,7 +531,7 @@ static blk_status_t vsgl_queue_rq(struct blk_mq_hw_ctx *hctx,
 	struct vsgl_vq *vq = &vblk->vqs[hctx->queue_num];
 	struct request *rq = bd->rq;
 	struct vsgl_req *vbr = blk_mq_rq_to_pdu(rq);
-	bool notify = false, internal, chained;
+	bool notify = false, internal, chained, reissued;
 	unsigned long flags;
 	blk_status_t sts;
 	int ret;
@@ -529,6 +558,7 @@ static blk_status_t vsgl_queue_rq(struct blk_mq_hw_ctx *hctx,
 	 */
 	internal = req_op(rq) == REQ_OP_DRV_IN;
 	chained = vbr->chained;
+	reissued = vbr->reissues;
 
 	spin_lock_irqsave(&vq->lock, flags);
 	if (unlikely(vq->dead)) {
@@ -557,7 +587,8 @@ static blk_status_t vsgl_queue_rq(struct blk_mq_hw_ctx *hctx,
 
 	if (notify)
 		virtqueue_notify(vq->vq);
-	if (!internal) {
+	/* A request a reset re-issued was counted when first sent. */
+	if (!internal && !reissued) {
 		vsgl_count(vblk, mapped);
 		if (chained)
 			vsgl_count(vblk, chained);
@@ -592,7 +623,9 @@ static blk_status_t vsgl_result(struct vsgl_dev *vblk, struct request *rq,
 				struct vsgl_req *vbr, u8 vstatus)
 {
 	if (unlikely(vbr->aborted))
-		return BLK_STS_IOERR;
+		/* re-issued after resets until VSGL_MAX_REISSUES: timed out */
+		return vbr->reissues >= VSGL_MAX_REISSUES ? BLK_STS_TIMEOUT :
+							     BLK_STS_IOERR;
 	/*
 	 * The used length is what the device says it wrote (virtio 1.2,
 	 * 2.7.8.1).  Real devices get it wrong (legacy ones, older
@@ -638,7 +671,18 @@ static void vsgl_complete_rq(struct request *rq)
 	struct vsgl_dev *vblk = rq->q->queuedata;
 	struct vsgl_req *vbr = blk_mq_rq_to_pdu(rq);
 	u8 vstatus = READ_ONCE(vbr->status);
-	blk_status_t sts = vsgl_result(vblk, rq, vbr, vstatus);
+	blk_status_t sts;
+
+	if (unlikely(vbr->reissue)) {
+		/* Taken back by a device reset: send it again (vsgl_reset_work()). */
+		vsgl_unmap_data(vblk, vbr);
+		vsgl_free_ranges(vbr);
+		vbr->reissues++;
+		vsgl_count(vblk, reissued);
+		blk_mq_requeue_request(rq, true);
+		return;
+	}
+	sts = vsgl_result(vblk, rq, vbr, vstatus);
 
 	trace_virtio_blk_sgl_complete(rq, vblk->devt, rq->mq_hctx->queue_num,
 				      vbr->nsegs, vbr->chained,
@@ -646,6 +690,7 @@ static void vsgl_complete_rq(struct request *rq)
 				      (__force int)sts);
 	vsgl_unmap_data(vblk, vbr);
 	vsgl_free_ranges(vbr);
+	vbr->reissues = 0;
 	/* Like requests_mapped, the internal GET_ID is not counted. */
 	if (req_op(rq) != REQ_OP_DRV_IN) {
 		vsgl_count(vblk, completed);
@@ -673,6 +718,8 @@ static bool vsgl_reap(struct vsgl_vq *vq)
 		blk_mq_complete_request(blk_mq_rq_from_pdu(vbr));
 		done = true;
 	}
+	if (done)
+		vq->last_done = jiffies;
 	return done;
 }
 
@@ -775,23 +822,141 @@ static void vsgl_kill_work(struct work_struct *work)
 }
 
 /*
- * virtio has no way to abort one request: completing it while the device
- * may still write into its pages would corrupt memory.  So a timeout only
- * reports, and keeps waiting, unless the device can no longer complete
- * anything (a broken ring, or removal in progress), in which case the whole
- * device is stopped and its requests failed.
+ * A device that stopped answering (it lost its bus mastering, its backend
+ * dropped requests): reset it, set the virtqueues up again and re-issue
+ * what it held, as NVMe's reset does.  A reset is what makes completing
+ * those requests safe: virtio has no way to abort one request, and a device
+ * that may still DMA into its pages must be stopped first.  Each request is
+ * re-issued at most VSGL_MAX_REISSUES times, then fails with
+ * BLK_STS_TIMEOUT (ETIMEDOUT).  A device that is physically gone, or whose
+ * queues cannot be set up again, is stopped for good (vsgl_kill()).
+ */
+static int vsgl_init_vqs(struct vsgl_dev *vblk);
+
+static int vsgl_reinit_device(struct vsgl_dev *vblk)
+{
+	struct virtio_device *vdev = vblk->vdev;
+	int err;
+
+	/* The status sequence of virtio 1.2, 3.1.1, as at probe. */
+	virtio_add_status(vdev, VIRTIO_CONFIG_S_ACKNOWLEDGE);
+	virtio_add_status(vdev, VIRTIO_CONFIG_S_DRIVER);
+	err = vdev->config->finalize_features(vdev);
+	if (err)
+		return err;
+	if (virtio_has_feature(vdev, VIRTIO_F_VERSION_1)) {
+		virtio_add_status(vdev, VIRTIO_CONFIG_S_FEATURES_OK);
+		if (!(vdev->config->get_status(vdev) &
+		      VIRTIO_CONFIG_S_FEATURES_OK))
+			return -ENODEV;
+	}
+	err = vsgl_init_vqs(vblk);
+	if (err)
+		return err;
+	virtio_device_ready(vdev);
+	return 0;
+}
+
+static void vsgl_reset_work(struct work_struct *work)
+{
+	struct vsgl_dev *vblk = container_of(work, struct vsgl_dev, reset_work);
+	struct request_queue *q = vblk->disk->queue;
+	unsigned int i, reissued = 0, failed = 0;
+	struct vsgl_req *vbr;
+	unsigned long flags;
+	int err;
+
+	mutex_lock(&vblk->kill_lock);
+	if (vblk->killed || READ_ONCE(vblk->removing))
+		goto out_unlock;
+	if (vsgl_device_gone(vblk)) {
+		mutex_unlock(&vblk->kill_lock);
+		vsgl_kill(vblk, true);
+		return;
+	}
+	WRITE_ONCE(vblk->resetting, true);
+	blk_mq_quiesce_queue(q);
+	for (i = 0; i < vblk->num_vqs; i++) {
+		spin_lock_irqsave(&vblk->vqs[i].lock, flags);
+		vblk->vqs[i].dead = true;
+		spin_unlock_irqrestore(&vblk->vqs[i].lock, flags);
+	}
+
+	/* From here the device cannot touch our buffers any more. */
+	virtio_reset_device(vblk->vdev);
+	for (i = 0; i < vblk->num_vqs; i++) {
+		struct vsgl_vq *vq = &vblk->vqs[i];
+
+		spin_lock_irqsave(&vq->lock, flags);
+		/* What it finished before the reset is valid. */
+		vsgl_reap(vq);
+		while ((vbr = virtqueue_detach_unused_buf(vq->vq)) != NULL) {
+			if (vbr->reissues < VSGL_MAX_REISSUES) {
+				vbr->reissue = 1;
+				reissued++;
+			} else {
+				vbr->aborted = 1;
+				failed++;
+			}
+			blk_mq_complete_request(blk_mq_rq_from_pdu(vbr));
+		}
+		vq->vq = NULL;
+		spin_unlock_irqrestore(&vq->lock, flags);
+	}
+	vblk->vdev->config->del_vqs(vblk->vdev);
+
+	err = vsgl_reinit_device(vblk);
+	atomic_inc(&vblk->resets);
+	trace_virtio_blk_sgl_reset(vblk->devt, atomic_read(&vblk->resets),
+				   reissued, failed, err);
+	if (err) {
+		dev_err(&vblk->vdev->dev,
+			"reset failed (%d): disk is dead, %u requests failed\n",
+			err, reissued + failed);
+		WRITE_ONCE(vblk->killed, true);
+		blk_mark_disk_dead(vblk->disk);
+	} else {
+		dev_warn(&vblk->vdev->dev,
+			 "device reset after a request timed out: %u requests re-issued, %u failed after %d re-issues\n",
+			 reissued, failed, VSGL_MAX_REISSUES);
+	}
+	WRITE_ONCE(vblk->resetting, false);
+	/* A dead disk fails them in queue_rq (vq->dead stays set). */
+	blk_mq_unquiesce_queue(q);
+	blk_mq_kick_requeue_list(q);
+	blk_mq_start_stopped_hw_queues(q, true);
+out_unlock:
+	mutex_unlock(&vblk->kill_lock);
+}
+
+/*
+ * A request waited its timeout (reset_timeout seconds unless the disk's
+ * queue/io_timeout says otherwise).  A device that can no longer complete
+ * anything (a broken ring, or removal in progress) is stopped and its
+ * requests failed.  One that completed nothing on this queue since the
+ * request's timer started is reset (above), unless reset_timeout is 0; one
+ * that is only slow (it still completes requests) is waited for.
  */
 static enum blk_eh_timer_return vsgl_timeout(struct request *rq)
 {
 	struct vsgl_dev *vblk = rq->q->queuedata;
 	struct vsgl_vq *vq = &vblk->vqs[rq->mq_hctx->queue_num];
-	bool removing;
+	unsigned long flags;
+	bool removing, broken, progress;
 
-	if (READ_ONCE(vblk->killed))
-		return BLK_EH_RESET_TIMER;	/* vsgl_kill() completes it */
+	if (READ_ONCE(vblk->killed) || READ_ONCE(vblk->resetting))
+		return BLK_EH_RESET_TIMER;	/* that path completes it */
 
+	spin_lock_irqsave(&vq->lock, flags);
+	broken = !vq->dead && virtqueue_is_broken(vq->vq);
+	/*
+	 * A slow device still completes requests; a stuck one has completed
+	 * nothing on this queue since this request's timer started.
+	 */
+	progress = time_after(vq->last_done, rq->deadline - rq->timeout);
+	spin_unlock_irqrestore(&vq->lock, flags);
 	removing = READ_ONCE(vblk->removing);
-	if (removing || virtqueue_is_broken(vq->vq)) {
+	if (removing || broken) {
 		dev_warn_ratelimited(&vblk->vdev->dev,
 				     "tag %d timed out on a %s device; stopping it\n",
 				     rq->tag, removing ? "departing" : "broken");
@@ -799,6 +964,15 @@ static enum blk_eh_timer_return vsgl_timeout(struct request *rq)
 		return BLK_EH_RESET_TIMER;
 	}
 
+	if (reset_timeout && !progress) {
+		dev_warn_ratelimited(&vblk->vdev->dev,
+				     "tag %d (op %u, sector %llu) timed out after %us; resetting the device\n",
+				     rq->tag, (__force u32)req_op(rq),
+				     (unsigned long long)blk_rq_pos(rq),
+				     jiffies_to_msecs(rq->timeout) / 1000);
+		queue_work(system_long_wq, &vblk->reset_work);
+		return BLK_EH_RESET_TIMER;
+	}
 	dev_warn_ratelimited(&vblk->vdev->dev,
 			     "tag %d (op %u, sector %llu) timed out after %lus, still waiting\n",
 			     rq->tag, (__force u32)req_op(rq),
@@ -815,6 +989,7 @@ static int vsgl_init_request(struct blk_mq_tag_set *set, struct request *rq,
 	vbr->map_failed = 0;
 	vbr->nsegs = 0;
 	vbr->chained = 0;
+	vbr->reissues = 0;
 	vbr->range = NULL;
 	return 0;
 }
@@ -1139,6 +1314,7 @@ VSGL_STAT_ATTR(retries, retries);
 VSGL_STAT_ATTR(requests_completed, completed);
 VSGL_STAT_ATTR(io_errors, io_errors);
 VSGL_STAT_ATTR(used_len_mismatch, used_len_mismatch);
+VSGL_STAT_ATTR(requests_reissued, reissued);
 
 #define VSGL_VAL_ATTR(name, expr)					\
 static ssize_t name##_show(struct device *dev,				\
@@ -1151,6 +1327,7 @@ static ssize_t name##_show(struct device *dev,				\
 static DEVICE_ATTR_RO(name)
 
 VSGL_VAL_ATTR(inline_sg_cnt, vblk->inline_sg);
+VSGL_VAL_ATTR(resets, atomic_read(&vblk->resets));
 VSGL_VAL_ATTR(max_segments, vblk->max_segments);
 VSGL_VAL_ATTR(nr_hw_queues, vblk->tag_set.nr_hw_queues);
 VSGL_VAL_ATTR(queue_depth, vblk->tag_set.queue_depth);
@@ -1213,6 +1390,8 @@ static struct attribute *vsgl_sgl_attrs[] = {
 	&dev_attr_requests_completed.attr,
 	&dev_attr_io_errors.attr,
 	&dev_attr_used_len_mismatch.attr,
+	&dev_attr_resets.attr,
+	&dev_attr_requests_reissued.attr,
 	&dev_attr_pdu_alloc_bytes.attr,
 	&dev_attr_pdu_alloc_bytes_prealloc.attr,
 	NULL,
@@ -1338,6 +1517,7 @@ static int vsgl_init_vqs(struct vsgl_dev *vblk)
 	for (i = 0; i < n; i++) {
 		vblk->vqs[i].vq = vqs[i];
 		vblk->vqs[i].dead = false;
+		vblk->vqs[i].last_done = jiffies;
 	}
 out:
 	kfree(names);
@@ -1583,6 +1763,8 @@ static int vsgl_probe(struct virtio_device *vdev)
 	vblk->vdev = vdev;
 	INIT_WORK(&vblk->config_work, vsgl_config_work);
 	INIT_WORK(&vblk->kill_work, vsgl_kill_work);
+	INIT_WORK(&vblk->reset_work, vsgl_reset_work);
+	atomic_set(&vblk->resets, 0);
 	spin_lock_init(&vblk->config_lock);
 	mutex_init(&vblk->kill_lock);
 	mutex_init(&vblk->vdev_mutex);
@@ -1623,6 +1805,7 @@ static int vsgl_probe(struct virtio_device *vdev)
 					     vblk->inline_sg);
 	vblk->tag_set.driver_data = vblk;
 	vblk->tag_set.nr_maps = 1;
+	vblk->tag_set.timeout = reset_timeout * HZ;	/* 0: the default 30 s */
 
 	err = vsgl_fill_limits(vblk, &lim);
 	if (err)
@@ -1713,6 +1896,7 @@ static void vsgl_remove(struct virtio_device *vdev)
 		vsgl_kill(vblk, true);
 
 	del_gendisk(vblk->disk);
+	cancel_work_sync(&vblk->reset_work);
 	cancel_work_sync(&vblk->kill_work);
 	vsgl_kill(vblk, false);	/* resets the device; no I/O is left */
 	blk_mq_free_tag_set(&vblk->tag_set);
@@ -1743,7 +1927,8 @@ static int vsgl_freeze(struct virtio_device *vdev)
 	blk_mq_freeze_queue(q);
 	blk_mq_quiesce_queue_nowait(q);
 	blk_mq_unfreeze_queue(q);
-	/* Nothing in flight: no timeout can queue the kill work any more. */
+	/* Nothing in flight: no timeout can queue kill or reset work now. */
+	flush_work(&vblk->reset_work);
 	flush_work(&vblk->kill_work);
 	virtio_reset_device(vdev);
 	/* Not freezable (vsgl_config_changed()), so this cannot deadlock. */

@@ -12,7 +12,7 @@ PKGS="make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
 libzstd-dev linux-image-amd64 linux-headers-amd64 qemu-system-x86
 busybox-static cpio fio prometheus-node-exporter prometheus libcmocka-dev
 sparse kmod socat jq libbpf-tools gnuplot-nox libclang-rt-14-dev dkms man-db
-systemd curl python3 strace valgrind file
+systemd curl python3 strace valgrind file pciutils
 linux-image-$K612 linux-headers-$K612"
 
 missing=""

@@ -57,7 +57,8 @@ wait $apid
 check "suspend-throttled-writes-done-and-verified ($(cat $OUT/aiowrite.err))" [ $? -eq 0 ]
 check_eq suspend-throttled-no-io-errors 0 "$(sgl_get vsglb io_errors)"
 # the resize reached d0 while the system was suspending: handled by now
-wait_for 20 [ "$(cat /sys/block/$D/size)" = 196608 ]
+grown() { [ "$(cat /sys/block/$D/size)" = 196608 ]; }
+wait_for 20 grown
 check_eq "suspend-config-change-handled (d0 grown to 96M)" 196608 "$(cat /sys/block/$D/size)"
 check suspend-data-after-resume segbuf read /dev/$D 16 8 20480
 check suspend-inflight-data segbuf read /dev/$D 64 40 40960
