@@ -1088,8 +1088,15 @@ static ssize_t serial_show(struct device *dev, struct device_attribute *attr,
 	err = blk_status_to_errno(sts);
 out_put:
 	blk_mq_free_request(rq);
+	/*
+	 * As the in-tree driver: the ID as the device gave it, without a
+	 * newline (tools compare it byte for byte), and empty when the device
+	 * failed the request (GET_ID unsupported).
+	 */
 	if (!err)
-		err = sysfs_emit(buf, "%s\n", id);
+		err = sysfs_emit(buf, "%s", id);
+	else if (err == -EIO)
+		err = 0;
 out:
 	kfree(id);
 	return err;
