@@ -1691,9 +1691,10 @@ static int vsgl_fill_limits(struct vsgl_dev *vblk, struct queue_limits *lim)
 		else
 			lim->discard_granularity = lbs;
 
-		virtio_cread(vdev, struct virtio_blk_config, max_discard_seg,
-			     &v);
-		lim->max_discard_segments = clamp(v, 1U, VSGL_MAX_DISCARD_SEGS);
+		vsgl_cread(vdev, max_discard_seg, &v);
+		/* 0 is out of spec; the in-tree driver takes it as sg_elems. */
+		lim->max_discard_segments = min(v ?: vblk->max_segments,
+						VSGL_MAX_DISCARD_SEGS);
 	}
 
 	if (virtio_has_feature(vdev, VIRTIO_BLK_F_WRITE_ZEROES)) {

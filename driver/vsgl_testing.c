@@ -103,6 +103,7 @@ static const char * const vsgl_cfg_names[VSGL_CFG_NR] = {
 	[VSGL_CFG_size_max]	= "size_max",
 	[VSGL_CFG_blk_size]	= "blk_size",
 	[VSGL_CFG_num_queues]	= "num_queues",
+	[VSGL_CFG_max_discard_seg] = "max_discard_seg",
 };
 
 static struct {
@@ -142,7 +143,7 @@ static int vsgl_set_test_config(const char *val, const struct kernel_param *kp)
 	strscpy(vsgl_test_cfg_str, val, sizeof(vsgl_test_cfg_str));
 	return 0;
 bad:
-	pr_err("%s=%s is invalid: expected FIELD=VALUE[,...] with FIELD one of capacity, seg_max, size_max, blk_size, num_queues\n",
+	pr_err("%s=%s is invalid: expected FIELD=VALUE[,...] with FIELD one of capacity, seg_max, size_max, blk_size, num_queues, max_discard_seg\n",
 	       kp->name, val);
 	return -EINVAL;
 }

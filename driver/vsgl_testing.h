@@ -25,6 +25,7 @@ enum vsgl_cfg_field {
 	VSGL_CFG_size_max,
 	VSGL_CFG_blk_size,
 	VSGL_CFG_num_queues,
+	VSGL_CFG_max_discard_seg,
 	VSGL_CFG_NR,
 };
 

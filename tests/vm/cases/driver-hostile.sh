@@ -131,6 +131,17 @@ if up combined seg_max=0,size_max=1,blk_size=4096,num_queues=0; then
 	verify combined 4k-64k
 	down combined
 fi
+# max_discard_seg 0 (out of spec): the in-tree driver takes it as sg_elems
+# (max segments), capped at 256 ranges per discard (QEMU's default
+# discard=ignore drops the discard itself: only the command path is tested)
+if up discard-seg-0 max_discard_seg=0; then
+	m=$(cat /sys/block/$D/queue/max_segments)
+	[ "$m" -gt 256 ] && m=256
+	check_eq discard-seg-0/max-discard-segments "$m" "$(cat /sys/block/$D/queue/max_discard_segments)"
+	check discard-seg-0/discard segbuf discard /dev/$D 2048 4096
+	verify discard-seg-0 4k-64k
+	down discard-seg-0
+fi
 # capacity: 0 gives an empty disk; 2^64-1 sectors is clamped, and reads
 # past the real image end fail as I/O errors, not as a crash
 if up capacity-0 capacity=0; then
