@@ -38,15 +38,20 @@ ifeq ($(strip $(KDIRS)),)
 driver:
 	@echo "no kernel headers: run 'make deps'" >&2; exit 1
 else
-driver: $(BUILD)/driver/virtio_blk_sgl.ko $(foreach v,$(KVERS),$(BUILD)/driver/$(v)/virtio_blk_sgl.ko)
+driver: $(BUILD)/driver/virtio_blk_sgl.ko $(foreach v,$(KVERS),$(BUILD)/driver/$(v)/virtio_blk_sgl.ko) \
+	$(foreach v,$(KVERS),$(BUILD)/driver-testing/$(v)/virtio_blk_sgl.ko)
 endif
+# driver_rule KDIR FLAVOUR-DIR MAKE-ARGS: build/driver/KVER/ is the production
+# module (no testing parameter); build/driver-testing/KVER/ the testing
+# flavour the guest tests load (VSGL_TESTING=1, docs/DRIVER.md).
 define driver_rule
-$(BUILD)/driver/$(call kver_of,$(1))/virtio_blk_sgl.ko: $(DRIVER_SRCS)
+$(BUILD)/$(2)/$(call kver_of,$(1))/virtio_blk_sgl.ko: $(DRIVER_SRCS)
 	@mkdir -p $$(@D)
 	cp driver/*.c driver/*.h driver/Kbuild $$(@D)/
-	$$(MAKE) -C $(1) M=$$(@D) SGL_INCLUDE=$(TOP)/include W=1 modules
+	$$(MAKE) -C $(1) M=$$(@D) SGL_INCLUDE=$(TOP)/include W=1 $(3) modules
 endef
-$(foreach k,$(KDIRS),$(eval $(call driver_rule,$(k))))
+$(foreach k,$(KDIRS),$(eval $(call driver_rule,$(k),driver,)))
+$(foreach k,$(KDIRS),$(eval $(call driver_rule,$(k),driver-testing,VSGL_TESTING=1)))
 $(BUILD)/driver/virtio_blk_sgl.ko: $(BUILD)/driver/$(KVER_COMPAT)/virtio_blk_sgl.ko
 	cp $< $@
 

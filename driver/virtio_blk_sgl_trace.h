@@ -140,6 +140,34 @@ TRACE_EVENT(virtio_blk_sgl_alloc_fail,
 		  __entry->err, __entry->injected)
 );
 
+/* A device reset after a request timed out (vsgl_reset_work()). */
+TRACE_EVENT(virtio_blk_sgl_reset,
+
+	TP_PROTO(u32 dev, u32 resets, u32 reissued, u32 failed, int err),
+
+	TP_ARGS(dev, resets, reissued, failed, err),
+
+	TP_STRUCT__entry(
+		__field(u32, dev)
+		__field(u32, resets)
+		__field(u32, reissued)
+		__field(u32, failed)
+		__field(int, err)
+	),
+
+	TP_fast_assign(
+		__entry->dev = dev;
+		__entry->resets = resets;
+		__entry->reissued = reissued;
+		__entry->failed = failed;
+		__entry->err = err;
+	),
+
+	TP_printk("dev=%u,%u resets=%u reissued=%u failed=%u err=%d",
+		  MAJOR(__entry->dev), MINOR(__entry->dev), __entry->resets,
+		  __entry->reissued, __entry->failed, __entry->err)
+);
+
 #endif /* _VIRTIO_BLK_SGL_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH

@@ -13,7 +13,7 @@ libzstd-dev linux-image-amd64 linux-headers-amd64 qemu-system-x86
 busybox-static cpio fio prometheus-node-exporter prometheus libcmocka-dev
 sparse kmod socat jq libbpf-tools gnuplot-nox libclang-rt-14-dev dkms man-db
 systemd curl python3 strace valgrind file debhelper dh-dkms dpkg-dev lintian
-mmdebstrap fdisk qemu-utils
+mmdebstrap fdisk qemu-utils pciutils
 linux-image-$K612 linux-headers-$K612"
 
 missing=""

@@ -91,6 +91,14 @@ hmp() {
 	rm -f "$f.rep"
 }
 
+# hmp_after SECONDS "COMMAND": have the host run COMMAND SECONDS from now,
+# without waiting for it (e.g. while the guest is suspended); no reply
+hmp_after() {
+	HMP_SEQ=$((HMP_SEQ + 1))
+	f=/mnt/host/ctl/$$-$HMP_SEQ
+	echo "after $1: $2" > "$f.tmp" && mv "$f.tmp" "$f.req"
+}
+
 # meminfo_settled: "MemFree Slab" in KiB from /proc/meminfo, page cache and
 # reclaimable slab dropped first, so that memory tests compare like with like
 meminfo_settled() {

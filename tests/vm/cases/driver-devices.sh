@@ -37,6 +37,8 @@ queue/write_zeroes_max_bytes queue/write_cache queue/minimum_io_size queue/optim
 queue/alignment_offset serial cache_type"
 describe() { # DISK -> attributes, hw queue count, geometry
 	for a in $ATTRS; do printf '%s=%s ' "$a" "$(cat /sys/block/$1/$a 2>/dev/null | tr ' ' _)"; done
+	# serial byte for byte (a trailing newline would differ)
+	printf 'serial_bytes=%s ' "$(od -An -c /sys/block/$1/serial | tr -s ' \n' _)"
 	printf 'hwq=%s geo=%s\n' "$(ls /sys/block/$1/mq | wc -l)" "$(segbuf geo /dev/$1 | tr ' ' _)"
 }
 

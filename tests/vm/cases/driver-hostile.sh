@@ -1,4 +1,4 @@
-# guest-run-args: --disks 1 --disk-size 32M --smp 2 --no-module --timeout 420 --disk-props "num-queues=2"
+# guest-run-args: --testing --disks 1 --disk-size 32M --smp 2 --no-module --timeout 420 --disk-props "num-queues=2"
 # expect-results: 79 (at least; tests/vm/run-cases fails the case with fewer result lines)
 # guest-run-kernels: 6.1 6.12
 # A buggy or hostile device's config values, played through the driver's
@@ -34,6 +34,22 @@ verify() {
 	check_eq "$1/no-io-errors" 0 "$(sgl_get "$D" io_errors)"
 }
 down() { sgl_unload || fail "$1/unload" "rmmod failed"; }
+
+# the testing flavour's parameters are module_param_unsafe: loading without
+# them leaves TAINT_USER (bit 6 of /proc/sys/kernel/tainted) clear, setting
+# one at run time sets it (and logs "Setting dangerous option")
+dmesg -c >/dev/null
+if sgl_load; then
+	t0=$(cat /proc/sys/kernel/tainted)
+	check_eq "taint/user-clear-after-plain-load ($t0)" 0 $((t0 & 64))
+	echo 0 >/sys/module/virtio_blk_sgl/parameters/test_used_every
+	t1=$(cat /proc/sys/kernel/tainted)
+	check_eq "taint/user-set-by-test-param ($t0 -> $t1)" 64 $((t1 & 64))
+	check taint/logged logged "Setting dangerous option test_used_every"
+	sgl_unload
+else
+	fail taint/load "insmod failed"
+fi
 
 # bad parameter strings: refused at load with one line
 for bad in bogus=1 seg_max seg_max=x; do
@@ -109,6 +125,17 @@ if up combined seg_max=0,size_max=1,blk_size=4096,num_queues=0; then
 	verify combined 4k-64k
 	down combined
 fi
+# max_discard_seg 0 (out of spec): the in-tree driver takes it as sg_elems
+# (max segments), capped at 256 ranges per discard (QEMU's default
+# discard=ignore drops the discard itself: only the command path is tested)
+if up discard-seg-0 max_discard_seg=0; then
+	m=$(cat /sys/block/$D/queue/max_segments)
+	[ "$m" -gt 256 ] && m=256
+	check_eq discard-seg-0/max-discard-segments "$m" "$(cat /sys/block/$D/queue/max_discard_segments)"
+	check discard-seg-0/discard segbuf discard /dev/$D 2048 4096
+	verify discard-seg-0 4k-64k
+	down discard-seg-0
+fi
 # capacity: 0 gives an empty disk; 2^64-1 sectors is clamped, and reads
 # past the real image end fail as I/O errors, not as a crash
 if up capacity-0 capacity=0; then
@@ -160,9 +187,30 @@ if sgl_load && D=$(sgl_disks | head -1) && [ -n "$D" ]; then
 	used_case used-status-255 255 0 "invalid status 255 from device"
 	used_case used-status-ioerr 1 0 ""
 	used_case used-status-unsupp 2 0 ""
-	used_case used-len-plus-1 -1 1 "used length 4098, expected 4097"
-	used_case used-len-0 -1 -4097 "used length 0, expected 4097"
-	used_case used-len-huge -1 2147483647 "used length 2147487744, expected 4097"
+	# A used length below the device-writable size (real devices report 0
+	# or the data length) is counted and logged once per disk, and the
+	# status byte decides: the read succeeds. used_short NAME LEN_DELTA
+	used_short() {
+		dmesg -c >/dev/null
+		_e=$(sgl_get "$D" io_errors) _m=$(sgl_get "$D" used_len_mismatch)
+		echo -1 >$P/test_used_status
+		echo "$2" >$P/test_used_len
+		echo 1 >$P/test_used_every
+		dd if=/dev/$D of=/dev/null bs=4k count=1 iflag=direct 2>"$OUT/dd-$1.err"
+		_rc=$?
+		echo 0 >$P/test_used_every
+		check_eq "$1/read-succeeds ($(tail -1 "$OUT/dd-$1.err"))" 0 "$_rc"
+		check_eq "$1/no-io-error" "$_e" "$(sgl_get "$D" io_errors)"
+		check "$1/mismatch-counted" [ "$(sgl_get "$D" used_len_mismatch)" -gt "$_m" ]
+	}
+	used_short used-len-0 -4097
+	check used-len-0/logged-once logged "used length 0, expected 4097; ignoring wrong used lengths"
+	used_short used-len-minus-1 -1
+	check used-len-minus-1/not-logged-again sh -c '! dmesg | grep -q "ignoring wrong used lengths"'
+	# beyond the device-writable size: the status byte would be outside
+	# the buffer, the request fails
+	used_case used-len-plus-1 -1 1 "used length 4098 beyond the 4097 bytes the device may write"
+	used_case used-len-huge -1 2147483647 "used length 2147487744 beyond the 4097 bytes"
 	# every 3rd completion corrupted under a mixed load: errors, no crash
 	echo 127 >$P/test_used_status
 	echo 0 >$P/test_used_len

@@ -1,4 +1,4 @@
-# guest-run-args: --disks 1 --disk-size 64M --smp 2 --timeout 480
+# guest-run-args: --testing --disks 1 --disk-size 64M --smp 2 --timeout 480
 # expect-results: 44 (at least; tests/vm/run-cases fails the case with fewer result lines)
 # expect-results@6.12: 31 (6.12 runs inline 0, 1 and prealloc only: see README, Supported kernels)
 # guest-run-kernels: 6.1 6.12

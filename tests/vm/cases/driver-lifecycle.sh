@@ -1,4 +1,4 @@
-# guest-run-args: --disks 3 --disk-size 64M --smp 2 --no-module --timeout 420
+# guest-run-args: --testing --disks 3 --disk-size 64M --smp 2 --no-module --timeout 420
 # expect-results: 24 (at least; tests/vm/run-cases fails the case with fewer result lines)
 # guest-run-kernels: 6.1 6.12
 # Module parameters (validation, clamping), 20 load/serve/unload cycles in

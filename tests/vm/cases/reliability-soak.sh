@@ -1,4 +1,4 @@
-# guest-run-args: --disks 3 --disk-size 32M --smp 2 --timeout 600 --modparams "inline_sg_cnt=2"
+# guest-run-args: --testing --disks 3 --disk-size 32M --smp 2 --timeout 600 --modparams "inline_sg_cnt=2"
 # expect-results: 13 (at least; tests/vm/run-cases fails the case with fewer result lines)
 # Soak: SOAK_SECONDS (default 30 in make check; tests/reliability/soak passes another
 # value through guest-run --file soak.env) of mixed fio load on every disk

@@ -1,4 +1,4 @@
-# guest-run-args: --disks 1 --disk-size 64M --smp 2 --timeout 500
+# guest-run-args: --testing --disks 1 --disk-size 64M --smp 2 --timeout 500
 # expect-results: 43 (at least; tests/vm/run-cases fails the case with fewer result lines)
 # guest-run-kernels: 6.1 6.12
 # guest-run-share: yes

@@ -26,7 +26,6 @@
 #include <linux/mutex.h>
 #include <linux/overflow.h>
 #include <linux/percpu.h>
-#include <linux/random.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -39,6 +38,7 @@
 
 #include "sgl_model.h"
 #include "vsgl_compat.h"
+#include "vsgl_testing.h"
 
 #define CREATE_TRACE_POINTS
 #include "virtio_blk_sgl_trace.h"
@@ -59,9 +59,8 @@
 /* ---------------------------------------------------------------------- */
 /* Module parameters                                                       */
 
-static int vsgl_param_set_uint_max(const char *val,
-				   const struct kernel_param *kp,
-				   unsigned int max)
+int vsgl_param_set_uint_max(const char *val, const struct kernel_param *kp,
+			     unsigned int max)
 {
 	unsigned int v;
 	int ret;
@@ -91,11 +90,6 @@ static int vsgl_set_depth(const char *val, const struct kernel_param *kp)
 	return vsgl_param_set_uint_max(val, kp, BLK_MQ_MAX_DEPTH);
 }
 
-static int vsgl_set_percent(const char *val, const struct kernel_param *kp)
-{
-	return vsgl_param_set_uint_max(val, kp, 100);
-}
-
 static const struct kernel_param_ops vsgl_inline_ops = {
 	.set = vsgl_set_inline,
 	.get = param_get_uint,
@@ -108,11 +102,6 @@ static const struct kernel_param_ops vsgl_nrq_ops = {
 
 static const struct kernel_param_ops vsgl_depth_ops = {
 	.set = vsgl_set_depth,
-	.get = param_get_uint,
-};
-
-static const struct kernel_param_ops vsgl_percent_ops = {
-	.set = vsgl_set_percent,
 	.get = param_get_uint,
 };
 
@@ -136,132 +125,34 @@ module_param_cb(queue_depth, &vsgl_depth_ops, &queue_depth, 0444);
 MODULE_PARM_DESC(queue_depth,
 		 "Tags per hardware queue (0 = derived from the virtqueue size)");
 
-static unsigned int fail_chain_every;
-module_param(fail_chain_every, uint, 0644);
-MODULE_PARM_DESC(fail_chain_every,
-		 "Failure injection: fail every Nth chained SG allocation (0 = off)");
+#define VSGL_RESET_TIMEOUT_MAX	3600U
+#define VSGL_MAX_REISSUES	3	/* then the request fails: BLK_STS_TIMEOUT */
 
-static unsigned int fail_chain_percent;
-module_param_cb(fail_chain_percent, &vsgl_percent_ops, &fail_chain_percent,
-		0644);
-MODULE_PARM_DESC(fail_chain_percent,
-		 "Failure injection: fail chained SG allocations with this probability (0..100)");
-
-/*
- * Testing only: corrupt what the device returns in the used ring for every
- * Nth completion (the status byte it wrote, the length it reports), so that
- * the tests can play a device that QEMU will not emulate.  Descriptor ids
- * need no knob: virtio_ring checks them and marks the queue broken.
- */
-static unsigned int test_used_every;
-module_param(test_used_every, uint, 0644);
-MODULE_PARM_DESC(test_used_every,
-		 "Testing only: corrupt every Nth completion as below (0 = off)");
-
-static int test_used_status = -1;
-module_param(test_used_status, int, 0644);
-MODULE_PARM_DESC(test_used_status,
-		 "Testing only: status byte a corrupted completion carries (0..255; -1 = the device's)");
-
-static int test_used_len;
-module_param(test_used_len, int, 0644);
-MODULE_PARM_DESC(test_used_len,
-		 "Testing only: added to a corrupted completion's used length (0 = the device's)");
-
-/*
- * Testing only: replace device config values at probe, so that the tests can
- * play a buggy or hostile device that QEMU will not emulate.  An override
- * makes the field present even when the device does not offer its feature.
- */
-enum vsgl_cfg_field {
-	VSGL_CFG_capacity,
-	VSGL_CFG_seg_max,
-	VSGL_CFG_size_max,
-	VSGL_CFG_blk_size,
-	VSGL_CFG_num_queues,
-	VSGL_CFG_NR,
-};
-
-static const char * const vsgl_cfg_names[VSGL_CFG_NR] = {
-	[VSGL_CFG_capacity]	= "capacity",
-	[VSGL_CFG_seg_max]	= "seg_max",
-	[VSGL_CFG_size_max]	= "size_max",
-	[VSGL_CFG_blk_size]	= "blk_size",
-	[VSGL_CFG_num_queues]	= "num_queues",
-};
-
-static struct {
-	unsigned long set;		/* bit per enum vsgl_cfg_field */
-	u64 val[VSGL_CFG_NR];
-} vsgl_test_cfg;
-
-static char vsgl_test_cfg_str[128];
-
-static int vsgl_set_test_config(const char *val, const struct kernel_param *kp)
+static int vsgl_set_reset_timeout(const char *val,
+				  const struct kernel_param *kp)
 {
-	char buf[sizeof(vsgl_test_cfg_str)], *rest = buf, *item;
-	unsigned long set = 0;
-	u64 vals[VSGL_CFG_NR];
-	int i;
-
-	if (strscpy(buf, val, sizeof(buf)) < 0)
-		goto bad;
-	while ((item = strsep(&rest, ",")) != NULL) {
-		char *eq = strchr(item, '=');
-
-		if (!*item)
-			continue;
-		if (!eq)
-			goto bad;
-		*eq = '\0';
-		for (i = 0; i < VSGL_CFG_NR; i++)
-			if (!strcmp(item, vsgl_cfg_names[i]))
-				break;
-		if (i == VSGL_CFG_NR || kstrtou64(eq + 1, 0, &vals[i]))
-			goto bad;
-		set |= BIT(i);
-	}
-	for (i = 0; i < VSGL_CFG_NR; i++)
-		vsgl_test_cfg.val[i] = set & BIT(i) ? vals[i] : 0;
-	vsgl_test_cfg.set = set;
-	strscpy(vsgl_test_cfg_str, val, sizeof(vsgl_test_cfg_str));
-	return 0;
-bad:
-	pr_err("%s=%s is invalid: expected FIELD=VALUE[,...] with FIELD one of capacity, seg_max, size_max, blk_size, num_queues\n",
-	       kp->name, val);
-	return -EINVAL;
+	return vsgl_param_set_uint_max(val, kp, VSGL_RESET_TIMEOUT_MAX);
 }
 
-static const struct kernel_param_ops vsgl_test_cfg_ops = {
-	.set = vsgl_set_test_config,
-	.get = param_get_string,
+static const struct kernel_param_ops vsgl_reset_timeout_ops = {
+	.set = vsgl_set_reset_timeout,
+	.get = param_get_uint,
 };
 
-static struct kparam_string vsgl_test_cfg_kps = {
-	.maxlen = sizeof(vsgl_test_cfg_str),
-	.string = vsgl_test_cfg_str,
-};
-module_param_cb(test_config, &vsgl_test_cfg_ops, &vsgl_test_cfg_kps, 0444);
-MODULE_PARM_DESC(test_config,
-		 "Testing only: override device config values, e.g. seg_max=0,blk_size=3");
+static unsigned int reset_timeout = 30;
+module_param_cb(reset_timeout, &vsgl_reset_timeout_ops, &reset_timeout, 0444);
+MODULE_PARM_DESC(reset_timeout,
+		 "Seconds a request may wait for the device before it is reset and its requests re-issued (default 30; 0 = never reset, only log)");
 
-static bool vsgl_cfg_overridden(struct virtio_device *vdev, enum vsgl_cfg_field f,
-				u64 *val)
-{
-	if (!(vsgl_test_cfg.set & BIT(f)))
-		return false;
-	dev_warn(&vdev->dev, "test_config: %s overridden to %llu\n",
-		 vsgl_cfg_names[f], vsgl_test_cfg.val[f]);
-	*val = vsgl_test_cfg.val[f];
-	return true;
-}
-
-/* virtio_cread_feature() / virtio_cread() with the test_config override */
+/*
+ * virtio_cread_feature() / virtio_cread(), with the testing flavour's
+ * test_config override (vsgl_testing.h: no override in the production build).
+ */
 #define vsgl_cread_feature(vdev, fbit, field, ptr)				\
 	({									\
 		u64 __v;							\
 		int __r;							\
-		if (vsgl_cfg_overridden(vdev, VSGL_CFG_##field, &__v)) {	\
+		if (vsgl_test_cfg(vdev, VSGL_CFG_##field, &__v)) {		\
 			*(ptr) = (typeof(*(ptr)))__v;				\
 			__r = 0;						\
 		} else {							\
@@ -274,7 +165,7 @@ static bool vsgl_cfg_overridden(struct virtio_device *vdev, enum vsgl_cfg_field 
 #define vsgl_cread(vdev, field, ptr)						\
 	do {									\
 		u64 __v;							\
-		if (vsgl_cfg_overridden(vdev, VSGL_CFG_##field, &__v))	\
+		if (vsgl_test_cfg(vdev, VSGL_CFG_##field, &__v))		\
 			*(ptr) = (typeof(*(ptr)))__v;				\
 		else								\
 			virtio_cread(vdev, struct virtio_blk_config, field, ptr); \
@@ -285,7 +176,6 @@ static bool vsgl_cfg_overridden(struct virtio_device *vdev, enum vsgl_cfg_field 
 
 static int vsgl_major;
 static DEFINE_IDA(vsgl_index_ida);
-static atomic_t vsgl_chain_attempts = ATOMIC_INIT(0);
 
 /* Hot-path counters; summed over CPUs when sysfs is read. */
 struct vsgl_pcpu_stats {
@@ -296,6 +186,8 @@ struct vsgl_pcpu_stats {
 	u64 retries;
 	u64 completed;
 	u64 io_errors;
+	u64 used_len_mismatch;
+	u64 reissued;
 };
 
 struct vsgl_vq {
@@ -306,11 +198,18 @@ struct vsgl_vq {
 	 */
 	spinlock_t lock;
 	bool dead;
+	unsigned long last_done;	/* jiffies of the last completion */
 	char name[16];
 } ____cacheline_aligned_in_smp;
 
 struct vsgl_dev {
+	/*
+	 * NULL once remove has run: the gendisk (and this structure, freed in
+	 * vsgl_free_disk()) can outlive the device while someone holds the
+	 * disk open.  Block device operations check it under @vdev_mutex.
+	 */
 	struct virtio_device *vdev;
+	struct mutex vdev_mutex;
 	struct gendisk *disk;
 	struct blk_mq_tag_set tag_set;
 	u32 devt;		/* disk dev_t, for the tracepoints */
@@ -334,9 +233,18 @@ struct vsgl_dev {
 
 	/* Tear-down of a device that stopped working (see vsgl_kill()). */
 	struct work_struct kill_work;
-	struct mutex kill_lock;
+	struct mutex kill_lock;	/* also serialises vsgl_reset_work() */
 	bool killed;
+
+	/* Recovery of a device that stopped answering (vsgl_reset_work()). */
+	struct work_struct reset_work;
+	bool resetting;
+	atomic_t resets;
+
+	unsigned long warned;	/* VSGL_WARNED_* bits: logged once per disk */
 };
+
+#define VSGL_WARNED_USED_LEN	0
 
 /* Per-request driver data (the blk-mq PDU). */
 struct vsgl_req {
@@ -345,6 +253,8 @@ struct vsgl_req {
 	u8 map_failed:1;	/* last setup failed, request was requeued */
 	u8 chained:1;		/* sg_table came from sg_pool */
 	u8 aborted:1;		/* never completed by the device */
+	u8 reissue:1;		/* taken back by a reset: requeue it */
+	u8 reissues;		/* times a reset re-issued this request */
 	u16 nsegs;		/* segments the sg_table was sized for */
 	u32 chained_bytes;	/* sg_pool bytes held (sgl_model.h) */
 	u32 in_len;		/* bytes the device must write: data + status */
@@ -360,23 +270,6 @@ struct vsgl_req {
 
 /* ---------------------------------------------------------------------- */
 /* Request setup                                                           */
-
-/*
- * Failure injection.  A request that already failed once is exempt so that
- * every request makes progress whatever the knobs say (fail_chain_every=1
- * or fail_chain_percent=100 would otherwise stall I/O forever); this also
- * makes each injected failure cost exactly one retry.
- */
-static bool vsgl_inject_failure(void)
-{
-	unsigned int every = READ_ONCE(fail_chain_every);
-	unsigned int pct = READ_ONCE(fail_chain_percent);
-
-	if (every &&
-	    (unsigned int)atomic_inc_return(&vsgl_chain_attempts) % every == 0)
-		return true;
-	return pct && get_random_u32_below(100) < pct;
-}
 
 static void vsgl_chained_add(struct vsgl_dev *vblk, u32 bytes)
 {
@@ -438,7 +331,12 @@ static int vsgl_map_data(struct vsgl_dev *vblk, struct blk_mq_hw_ctx *hctx,
 		goto out;
 
 	chained = sgl_is_chained(nsegs, inline_cnt);
-	if (chained && !retry && vsgl_inject_failure()) {
+	/*
+	 * Failure injection (testing flavour only).  A request that already
+	 * failed once is exempt, so that every request makes progress whatever
+	 * the knobs say and each injected failure costs exactly one retry.
+	 */
+	if (chained && !retry && vsgl_test_fail_chain()) {
 		injected = true;
 		ret = -ENOMEM;
 	} else {
@@ -553,6 +451,7 @@ static blk_status_t vsgl_setup_cmd(struct vsgl_dev *vblk, struct request *rq,
 
 	vbr->range = NULL;
 	vbr->aborted = 0;
+	vbr->reissue = 0;
 	vbr->used_len = 0;
 	vbr->in_len = 1;	/* the status byte */
 
@@ -632,7 +531,7 @@ static blk_status_t vsgl_queue_rq(struct blk_mq_hw_ctx *hctx,
 	struct vsgl_vq *vq = &vblk->vqs[hctx->queue_num];
 	struct request *rq = bd->rq;
 	struct vsgl_req *vbr = blk_mq_rq_to_pdu(rq);
-	bool notify = false, internal, chained;
+	bool notify = false, internal, chained, reissued;
 	unsigned long flags;
 	blk_status_t sts;
 	int ret;
@@ -659,6 +558,7 @@ static blk_status_t vsgl_queue_rq(struct blk_mq_hw_ctx *hctx,
 	 */
 	internal = req_op(rq) == REQ_OP_DRV_IN;
 	chained = vbr->chained;
+	reissued = vbr->reissues;
 
 	spin_lock_irqsave(&vq->lock, flags);
 	if (unlikely(vq->dead)) {
@@ -687,7 +587,8 @@ static blk_status_t vsgl_queue_rq(struct blk_mq_hw_ctx *hctx,
 
 	if (notify)
 		virtqueue_notify(vq->vq);
-	if (!internal) {
+	/* A request a reset re-issued was counted when first sent. */
+	if (!internal && !reissued) {
 		vsgl_count(vblk, mapped);
 		if (chained)
 			vsgl_count(vblk, chained);
@@ -722,17 +623,33 @@ static blk_status_t vsgl_result(struct vsgl_dev *vblk, struct request *rq,
 				struct vsgl_req *vbr, u8 vstatus)
 {
 	if (unlikely(vbr->aborted))
-		return BLK_STS_IOERR;
+		/* re-issued after resets until VSGL_MAX_REISSUES: timed out */
+		return vbr->reissues >= VSGL_MAX_REISSUES ? BLK_STS_TIMEOUT :
+							     BLK_STS_IOERR;
 	/*
-	 * The status byte is the last byte the device writes; a used length
-	 * that does not cover exactly the device-writable part means we
-	 * cannot trust it (virtio 1.2, 2.7.8.1: nothing beyond len).
+	 * The used length is what the device says it wrote (virtio 1.2,
+	 * 2.7.8.1).  Real devices get it wrong (legacy ones, older
+	 * Firecracker, some vhost-user backends report 0 or the data length),
+	 * which is why the in-tree driver and the virtio core ignore it: a
+	 * difference is counted and logged once per disk, and the status byte
+	 * decides (pre-set to 0xff, so a device that did not write it fails
+	 * the request as an invalid status).  Only a length beyond the
+	 * device-writable part is provably broken: the status byte, the last
+	 * byte written, would lie outside the buffer we gave.
 	 */
 	if (unlikely(vbr->used_len != vbr->in_len)) {
-		dev_err_ratelimited(&vblk->vdev->dev,
-				    "tag %d: used length %u, expected %u; failing request\n",
-				    rq->tag, vbr->used_len, vbr->in_len);
-		return BLK_STS_IOERR;
+		vsgl_count(vblk, used_len_mismatch);
+		if (!test_and_set_bit(VSGL_WARNED_USED_LEN, &vblk->warned))
+			dev_warn(&vblk->vdev->dev,
+				 "tag %d: used length %u, expected %u; ignoring wrong used lengths (counted in sgl/used_len_mismatch, logged once)\n",
+				 rq->tag, vbr->used_len, vbr->in_len);
+		if (vbr->used_len > vbr->in_len) {
+			dev_err_ratelimited(&vblk->vdev->dev,
+					    "tag %d: used length %u beyond the %u bytes the device may write; failing request\n",
+					    rq->tag, vbr->used_len,
+					    vbr->in_len);
+			return BLK_STS_IOERR;
+		}
 	}
 	switch (vstatus) {
 	case VIRTIO_BLK_S_OK:
@@ -754,7 +671,18 @@ static void vsgl_complete_rq(struct request *rq)
 	struct vsgl_dev *vblk = rq->q->queuedata;
 	struct vsgl_req *vbr = blk_mq_rq_to_pdu(rq);
 	u8 vstatus = READ_ONCE(vbr->status);
-	blk_status_t sts = vsgl_result(vblk, rq, vbr, vstatus);
+	blk_status_t sts;
+
+	if (unlikely(vbr->reissue)) {
+		/* Taken back by a device reset: send it again (vsgl_reset_work()). */
+		vsgl_unmap_data(vblk, vbr);
+		vsgl_free_ranges(vbr);
+		vbr->reissues++;
+		vsgl_count(vblk, reissued);
+		blk_mq_requeue_request(rq, true);
+		return;
+	}
+	sts = vsgl_result(vblk, rq, vbr, vstatus);
 
 	trace_virtio_blk_sgl_complete(rq, vblk->devt, rq->mq_hctx->queue_num,
 				      vbr->nsegs, vbr->chained,
@@ -762,6 +690,7 @@ static void vsgl_complete_rq(struct request *rq)
 				      (__force int)sts);
 	vsgl_unmap_data(vblk, vbr);
 	vsgl_free_ranges(vbr);
+	vbr->reissues = 0;
 	/* Like requests_mapped, the internal GET_ID is not counted. */
 	if (req_op(rq) != REQ_OP_DRV_IN) {
 		vsgl_count(vblk, completed);
@@ -769,20 +698,6 @@ static void vsgl_complete_rq(struct request *rq)
 			vsgl_count(vblk, io_errors);
 	}
 	blk_mq_end_request(rq, sts);
-}
-
-static void vsgl_test_used(struct vsgl_req *vbr)
-{
-	static atomic_t seen = ATOMIC_INIT(0);
-	unsigned int every = READ_ONCE(test_used_every);
-	int status;
-
-	if (likely(!every) || atomic_inc_return(&seen) % every)
-		return;
-	status = READ_ONCE(test_used_status);
-	if (status >= 0 && status <= 0xff)
-		WRITE_ONCE(vbr->status, status);
-	vbr->used_len += READ_ONCE(test_used_len);
 }
 
 /* Called with vq->lock held. */
@@ -799,10 +714,12 @@ static bool vsgl_reap(struct vsgl_vq *vq)
 	 */
 	while ((vbr = virtqueue_get_buf(vq->vq, &len)) != NULL) {
 		vbr->used_len = len;
-		vsgl_test_used(vbr);
+		vsgl_test_used(&vbr->status, &vbr->used_len);
 		blk_mq_complete_request(blk_mq_rq_from_pdu(vbr));
 		done = true;
 	}
+	if (done)
+		vq->last_done = jiffies;
 	return done;
 }
 
@@ -905,23 +822,141 @@ static void vsgl_kill_work(struct work_struct *work)
 }
 
 /*
- * virtio has no way to abort one request: completing it while the device
- * may still write into its pages would corrupt memory.  So a timeout only
- * reports, and keeps waiting, unless the device can no longer complete
- * anything (a broken ring, or removal in progress), in which case the whole
- * device is stopped and its requests failed.
+ * A device that stopped answering (it lost its bus mastering, its backend
+ * dropped requests): reset it, set the virtqueues up again and re-issue
+ * what it held, as NVMe's reset does.  A reset is what makes completing
+ * those requests safe: virtio has no way to abort one request, and a device
+ * that may still DMA into its pages must be stopped first.  Each request is
+ * re-issued at most VSGL_MAX_REISSUES times, then fails with
+ * BLK_STS_TIMEOUT (ETIMEDOUT).  A device that is physically gone, or whose
+ * queues cannot be set up again, is stopped for good (vsgl_kill()).
+ */
+static int vsgl_init_vqs(struct vsgl_dev *vblk);
+
+static int vsgl_reinit_device(struct vsgl_dev *vblk)
+{
+	struct virtio_device *vdev = vblk->vdev;
+	int err;
+
+	/* The status sequence of virtio 1.2, 3.1.1, as at probe. */
+	virtio_add_status(vdev, VIRTIO_CONFIG_S_ACKNOWLEDGE);
+	virtio_add_status(vdev, VIRTIO_CONFIG_S_DRIVER);
+	err = vdev->config->finalize_features(vdev);
+	if (err)
+		return err;
+	if (virtio_has_feature(vdev, VIRTIO_F_VERSION_1)) {
+		virtio_add_status(vdev, VIRTIO_CONFIG_S_FEATURES_OK);
+		if (!(vdev->config->get_status(vdev) &
+		      VIRTIO_CONFIG_S_FEATURES_OK))
+			return -ENODEV;
+	}
+	err = vsgl_init_vqs(vblk);
+	if (err)
+		return err;
+	virtio_device_ready(vdev);
+	return 0;
+}
+
+static void vsgl_reset_work(struct work_struct *work)
+{
+	struct vsgl_dev *vblk = container_of(work, struct vsgl_dev, reset_work);
+	struct request_queue *q = vblk->disk->queue;
+	unsigned int i, reissued = 0, failed = 0;
+	struct vsgl_req *vbr;
+	unsigned long flags;
+	int err;
+
+	mutex_lock(&vblk->kill_lock);
+	if (vblk->killed || READ_ONCE(vblk->removing))
+		goto out_unlock;
+	if (vsgl_device_gone(vblk)) {
+		mutex_unlock(&vblk->kill_lock);
+		vsgl_kill(vblk, true);
+		return;
+	}
+	WRITE_ONCE(vblk->resetting, true);
+	blk_mq_quiesce_queue(q);
+	for (i = 0; i < vblk->num_vqs; i++) {
+		spin_lock_irqsave(&vblk->vqs[i].lock, flags);
+		vblk->vqs[i].dead = true;
+		spin_unlock_irqrestore(&vblk->vqs[i].lock, flags);
+	}
+
+	/* From here the device cannot touch our buffers any more. */
+	virtio_reset_device(vblk->vdev);
+	for (i = 0; i < vblk->num_vqs; i++) {
+		struct vsgl_vq *vq = &vblk->vqs[i];
+
+		spin_lock_irqsave(&vq->lock, flags);
+		/* What it finished before the reset is valid. */
+		vsgl_reap(vq);
+		while ((vbr = virtqueue_detach_unused_buf(vq->vq)) != NULL) {
+			if (vbr->reissues < VSGL_MAX_REISSUES) {
+				vbr->reissue = 1;
+				reissued++;
+			} else {
+				vbr->aborted = 1;
+				failed++;
+			}
+			blk_mq_complete_request(blk_mq_rq_from_pdu(vbr));
+		}
+		vq->vq = NULL;
+		spin_unlock_irqrestore(&vq->lock, flags);
+	}
+	vblk->vdev->config->del_vqs(vblk->vdev);
+
+	err = vsgl_reinit_device(vblk);
+	atomic_inc(&vblk->resets);
+	trace_virtio_blk_sgl_reset(vblk->devt, atomic_read(&vblk->resets),
+				   reissued, failed, err);
+	if (err) {
+		dev_err(&vblk->vdev->dev,
+			"reset failed (%d): disk is dead, %u requests failed\n",
+			err, reissued + failed);
+		WRITE_ONCE(vblk->killed, true);
+		blk_mark_disk_dead(vblk->disk);
+	} else {
+		dev_warn(&vblk->vdev->dev,
+			 "device reset after a request timed out: %u requests re-issued, %u failed after %d re-issues\n",
+			 reissued, failed, VSGL_MAX_REISSUES);
+	}
+	WRITE_ONCE(vblk->resetting, false);
+	/* A dead disk fails them in queue_rq (vq->dead stays set). */
+	blk_mq_unquiesce_queue(q);
+	blk_mq_kick_requeue_list(q);
+	blk_mq_start_stopped_hw_queues(q, true);
+out_unlock:
+	mutex_unlock(&vblk->kill_lock);
+}
+
+/*
+ * A request waited its timeout (reset_timeout seconds unless the disk's
+ * queue/io_timeout says otherwise).  A device that can no longer complete
+ * anything (a broken ring, or removal in progress) is stopped and its
+ * requests failed.  One that completed nothing on this queue since the
+ * request's timer started is reset (above), unless reset_timeout is 0; one
+ * that is only slow (it still completes requests) is waited for.
  */
 static enum blk_eh_timer_return vsgl_timeout(struct request *rq)
 {
 	struct vsgl_dev *vblk = rq->q->queuedata;
 	struct vsgl_vq *vq = &vblk->vqs[rq->mq_hctx->queue_num];
-	bool removing;
+	unsigned long flags;
+	bool removing, broken, progress;
 
-	if (READ_ONCE(vblk->killed))
-		return BLK_EH_RESET_TIMER;	/* vsgl_kill() completes it */
+	if (READ_ONCE(vblk->killed) || READ_ONCE(vblk->resetting))
+		return BLK_EH_RESET_TIMER;	/* that path completes it */
 
+	spin_lock_irqsave(&vq->lock, flags);
+	broken = !vq->dead && virtqueue_is_broken(vq->vq);
+	/*
+	 * A slow device still completes requests; a stuck one has completed
+	 * nothing on this queue since this request's timer started.
+	 */
+	progress = time_after(vq->last_done, rq->deadline - rq->timeout);
+	spin_unlock_irqrestore(&vq->lock, flags);
 	removing = READ_ONCE(vblk->removing);
-	if (removing || virtqueue_is_broken(vq->vq)) {
+	if (removing || broken) {
 		dev_warn_ratelimited(&vblk->vdev->dev,
 				     "tag %d timed out on a %s device; stopping it\n",
 				     rq->tag, removing ? "departing" : "broken");
@@ -929,6 +964,15 @@ static enum blk_eh_timer_return vsgl_timeout(struct request *rq)
 		return BLK_EH_RESET_TIMER;
 	}
 
+	if (reset_timeout && !progress) {
+		dev_warn_ratelimited(&vblk->vdev->dev,
+				     "tag %d (op %u, sector %llu) timed out after %us; resetting the device\n",
+				     rq->tag, (__force u32)req_op(rq),
+				     (unsigned long long)blk_rq_pos(rq),
+				     jiffies_to_msecs(rq->timeout) / 1000);
+		queue_work(system_long_wq, &vblk->reset_work);
+		return BLK_EH_RESET_TIMER;
+	}
 	dev_warn_ratelimited(&vblk->vdev->dev,
 			     "tag %d (op %u, sector %llu) timed out after %lus, still waiting\n",
 			     rq->tag, (__force u32)req_op(rq),
@@ -945,6 +989,7 @@ static int vsgl_init_request(struct blk_mq_tag_set *set, struct request *rq,
 	vbr->map_failed = 0;
 	vbr->nsegs = 0;
 	vbr->chained = 0;
+	vbr->reissues = 0;
 	vbr->range = NULL;
 	return 0;
 }
@@ -971,13 +1016,22 @@ static const struct blk_mq_ops vsgl_mq_ops = {
 static int vsgl_getgeo(struct block_device *bdev, struct hd_geometry *geo)
 {
 	struct vsgl_dev *vblk = bdev->bd_disk->private_data;
+	int ret = 0;
 
+	mutex_lock(&vblk->vdev_mutex);
+	if (!vblk->vdev) {
+		/* Removed while held open: no device to describe. */
+		ret = -ENXIO;
+		goto out;
+	}
 	*geo = vblk->geo;
 	if (!geo->cylinders)
 		geo->cylinders = min_t(sector_t,
 				       get_capacity(bdev->bd_disk) /
 				       (geo->heads * geo->sectors), 0xffff);
-	return 0;
+out:
+	mutex_unlock(&vblk->vdev_mutex);
+	return ret;
 }
 
 /*
@@ -990,7 +1044,9 @@ static void vsgl_free_disk(struct gendisk *disk)
 	struct vsgl_dev *vblk = disk->private_data;
 
 	free_percpu(vblk->stats);
+	/* Only now may another disk take this index (and its minors). */
 	ida_free(&vsgl_index_ida, vblk->index);
+	mutex_destroy(&vblk->vdev_mutex);
 	kfree(vblk);
 }
 
@@ -1032,8 +1088,15 @@ static ssize_t serial_show(struct device *dev, struct device_attribute *attr,
 	err = blk_status_to_errno(sts);
 out_put:
 	blk_mq_free_request(rq);
+	/*
+	 * As the in-tree driver: the ID as the device gave it, without a
+	 * newline (tools compare it byte for byte), and empty when the device
+	 * failed the request (GET_ID unsupported).
+	 */
 	if (!err)
-		err = sysfs_emit(buf, "%s\n", id);
+		err = sysfs_emit(buf, "%s", id);
+	else if (err == -EIO)
+		err = 0;
 out:
 	kfree(id);
 	return err;
@@ -1257,6 +1320,8 @@ VSGL_STAT_ATTR(chain_alloc_injected, alloc_injected);
 VSGL_STAT_ATTR(retries, retries);
 VSGL_STAT_ATTR(requests_completed, completed);
 VSGL_STAT_ATTR(io_errors, io_errors);
+VSGL_STAT_ATTR(used_len_mismatch, used_len_mismatch);
+VSGL_STAT_ATTR(requests_reissued, reissued);
 
 #define VSGL_VAL_ATTR(name, expr)					\
 static ssize_t name##_show(struct device *dev,				\
@@ -1269,6 +1334,7 @@ static ssize_t name##_show(struct device *dev,				\
 static DEVICE_ATTR_RO(name)
 
 VSGL_VAL_ATTR(inline_sg_cnt, vblk->inline_sg);
+VSGL_VAL_ATTR(resets, atomic_read(&vblk->resets));
 VSGL_VAL_ATTR(max_segments, vblk->max_segments);
 VSGL_VAL_ATTR(nr_hw_queues, vblk->tag_set.nr_hw_queues);
 VSGL_VAL_ATTR(queue_depth, vblk->tag_set.queue_depth);
@@ -1330,6 +1396,9 @@ static struct attribute *vsgl_sgl_attrs[] = {
 	&dev_attr_chained_bytes_peak.attr,
 	&dev_attr_requests_completed.attr,
 	&dev_attr_io_errors.attr,
+	&dev_attr_used_len_mismatch.attr,
+	&dev_attr_resets.attr,
+	&dev_attr_requests_reissued.attr,
 	&dev_attr_pdu_alloc_bytes.attr,
 	&dev_attr_pdu_alloc_bytes_prealloc.attr,
 	NULL,
@@ -1405,8 +1474,12 @@ static void vsgl_config_changed(struct virtio_device *vdev)
 	unsigned long flags;
 
 	spin_lock_irqsave(&vblk->config_lock, flags);
+	/*
+	 * Not on a freezable workqueue: freeze flushes this work, and work
+	 * queued on a frozen workqueue would never run.
+	 */
 	if (!vblk->removing)
-		queue_work(system_freezable_wq, &vblk->config_work);
+		queue_work(system_wq, &vblk->config_work);
 	spin_unlock_irqrestore(&vblk->config_lock, flags);
 }
 
@@ -1451,6 +1524,7 @@ static int vsgl_init_vqs(struct vsgl_dev *vblk)
 	for (i = 0; i < n; i++) {
 		vblk->vqs[i].vq = vqs[i];
 		vblk->vqs[i].dead = false;
+		vblk->vqs[i].last_done = jiffies;
 	}
 out:
 	kfree(names);
@@ -1617,9 +1691,10 @@ static int vsgl_fill_limits(struct vsgl_dev *vblk, struct queue_limits *lim)
 		else
 			lim->discard_granularity = lbs;
 
-		virtio_cread(vdev, struct virtio_blk_config, max_discard_seg,
-			     &v);
-		lim->max_discard_segments = clamp(v, 1U, VSGL_MAX_DISCARD_SEGS);
+		vsgl_cread(vdev, max_discard_seg, &v);
+		/* 0 is out of spec; the in-tree driver takes it as sg_elems. */
+		lim->max_discard_segments = min(v ?: vblk->max_segments,
+						VSGL_MAX_DISCARD_SEGS);
 	}
 
 	if (virtio_has_feature(vdev, VIRTIO_BLK_F_WRITE_ZEROES)) {
@@ -1696,8 +1771,11 @@ static int vsgl_probe(struct virtio_device *vdev)
 	vblk->vdev = vdev;
 	INIT_WORK(&vblk->config_work, vsgl_config_work);
 	INIT_WORK(&vblk->kill_work, vsgl_kill_work);
+	INIT_WORK(&vblk->reset_work, vsgl_reset_work);
+	atomic_set(&vblk->resets, 0);
 	spin_lock_init(&vblk->config_lock);
 	mutex_init(&vblk->kill_lock);
+	mutex_init(&vblk->vdev_mutex);
 	atomic64_set(&vblk->chained_now, 0);
 	atomic64_set(&vblk->chained_peak, 0);
 
@@ -1735,6 +1813,7 @@ static int vsgl_probe(struct virtio_device *vdev)
 					     vblk->inline_sg);
 	vblk->tag_set.driver_data = vblk;
 	vblk->tag_set.nr_maps = 1;
+	vblk->tag_set.timeout = reset_timeout * HZ;	/* 0: the default 30 s */
 
 	err = vsgl_fill_limits(vblk, &lim);
 	if (err)
@@ -1825,6 +1904,7 @@ static void vsgl_remove(struct virtio_device *vdev)
 		vsgl_kill(vblk, true);
 
 	del_gendisk(vblk->disk);
+	cancel_work_sync(&vblk->reset_work);
 	cancel_work_sync(&vblk->kill_work);
 	vsgl_kill(vblk, false);	/* resets the device; no I/O is left */
 	blk_mq_free_tag_set(&vblk->tag_set);
@@ -1833,6 +1913,9 @@ static void vsgl_remove(struct virtio_device *vdev)
 	kfree(vblk->vqs);
 	vblk->vqs = NULL;
 	vdev->priv = NULL;
+	mutex_lock(&vblk->vdev_mutex);
+	vblk->vdev = NULL;
+	mutex_unlock(&vblk->vdev_mutex);
 	/* vsgl_free_disk() frees @vblk once the last opener is gone. */
 	put_disk(vblk->disk);
 }
@@ -1843,10 +1926,20 @@ static int vsgl_freeze(struct virtio_device *vdev)
 	struct vsgl_dev *vblk = vdev->priv;
 	struct request_queue *q = vblk->disk->queue;
 
-	/* Drain: once the device is reset nothing would complete them. */
+	/*
+	 * Drain what is in flight (nothing would complete it after the
+	 * reset), then hold new requests back by quiescing only: a queue
+	 * kept frozen across the whole sleep deadlocks whatever enters it in
+	 * the suspend context (the pattern behind CVE-2024-57946).
+	 */
 	blk_mq_freeze_queue(q);
-	blk_mq_quiesce_queue(q);
+	blk_mq_quiesce_queue_nowait(q);
+	blk_mq_unfreeze_queue(q);
+	/* Nothing in flight: no timeout can queue kill or reset work now. */
+	flush_work(&vblk->reset_work);
+	flush_work(&vblk->kill_work);
 	virtio_reset_device(vdev);
+	/* Not freezable (vsgl_config_changed()), so this cannot deadlock. */
 	flush_work(&vblk->config_work);
 	vdev->config->del_vqs(vdev);
 	return 0;
@@ -1863,15 +1956,23 @@ static int vsgl_restore(struct virtio_device *vdev)
 	err = vsgl_init_vqs(vblk);
 	if (err) {
 		dev_err(&vdev->dev, "restore failed (%d), disk is dead\n", err);
-		for (i = 0; i < vblk->num_vqs; i++)
-			vblk->vqs[i].dead = true;
 		WRITE_ONCE(vblk->killed, true);
 		blk_mark_disk_dead(vblk->disk);
-	} else {
+	}
+	/* A device stopped before the sleep stays stopped. */
+	if (READ_ONCE(vblk->killed))
+		for (i = 0; i < vblk->num_vqs; i++)
+			vblk->vqs[i].dead = true;
+	if (!err) {
 		virtio_device_ready(vdev);
+		/*
+		 * A capacity change while the device was reset raised no
+		 * config interrupt (a device only notifies with DRIVER_OK).
+		 */
+		if (vsgl_read_capacity(vblk) != get_capacity(vblk->disk))
+			queue_work(system_wq, &vblk->config_work);
 	}
 	blk_mq_unquiesce_queue(q);
-	blk_mq_unfreeze_queue(q);
 	return err;
 }
 #endif

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vsgl_testing.c - the testing flavour's parameters (make VSGL_TESTING=1).
+ *
+ * Never part of the production module (vsgl_testing.h).  Every parameter
+ * here is module_param_unsafe: setting one, at load or at run time, taints
+ * the kernel (TAINT_USER), because each of them makes the driver lie about
+ * what the device did.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/bits.h>
+#include <linux/device.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/random.h>
+#include <linux/string.h>
+#include <linux/virtio.h>
+
+#include "vsgl_testing.h"
+
+/* ---- failure injection for chained SG allocations */
+
+static int vsgl_set_percent(const char *val, const struct kernel_param *kp)
+{
+	return vsgl_param_set_uint_max(val, kp, 100);
+}
+
+static const struct kernel_param_ops vsgl_percent_ops = {
+	.set = vsgl_set_percent,
+	.get = param_get_uint,
+};
+
+static unsigned int fail_chain_every;
+module_param_unsafe(fail_chain_every, uint, 0644);
+MODULE_PARM_DESC(fail_chain_every,
+		 "Testing only (taints): fail every Nth chained SG allocation (0 = off)");
+
+static unsigned int fail_chain_percent;
+module_param_cb_unsafe(fail_chain_percent, &vsgl_percent_ops,
+		       &fail_chain_percent, 0644);
+MODULE_PARM_DESC(fail_chain_percent,
+		 "Testing only (taints): fail chained SG allocations with this probability (0..100)");
+
+static atomic_t vsgl_chain_attempts = ATOMIC_INIT(0);
+
+bool vsgl_test_fail_chain(void)
+{
+	unsigned int every = READ_ONCE(fail_chain_every);
+	unsigned int pct = READ_ONCE(fail_chain_percent);
+
+	if (every &&
+	    (unsigned int)atomic_inc_return(&vsgl_chain_attempts) % every == 0)
+		return true;
+	return pct && get_random_u32_below(100) < pct;
+}
+
+/*
+ * ---- the used ring: corrupt what the device returns for every Nth
+ * completion (the status byte it wrote, the length it reports), so that the
+ * tests can play a device that QEMU will not emulate.  Descriptor ids need
+ * no knob: virtio_ring checks them and marks the queue broken.
+ */
+static unsigned int test_used_every;
+module_param_unsafe(test_used_every, uint, 0644);
+MODULE_PARM_DESC(test_used_every,
+		 "Testing only (taints): corrupt every Nth completion as below (0 = off)");
+
+static int test_used_status = -1;
+module_param_unsafe(test_used_status, int, 0644);
+MODULE_PARM_DESC(test_used_status,
+		 "Testing only (taints): status byte a corrupted completion carries (0..255; -1 = the device's)");
+
+static int test_used_len;
+module_param_unsafe(test_used_len, int, 0644);
+MODULE_PARM_DESC(test_used_len,
+		 "Testing only (taints): added to a corrupted completion's used length (0 = the device's)");
+
+void vsgl_test_used(u8 *status, u32 *used_len)
+{
+	static atomic_t seen = ATOMIC_INIT(0);
+	unsigned int every = READ_ONCE(test_used_every);
+	int st;
+
+	if (likely(!every) || atomic_inc_return(&seen) % every)
+		return;
+	st = READ_ONCE(test_used_status);
+	if (st >= 0 && st <= 0xff)
+		WRITE_ONCE(*status, st);
+	*used_len += READ_ONCE(test_used_len);
+}
+
+/*
+ * ---- test_config: replace device config values at probe, so that the
+ * tests can play a buggy or hostile device.  An override makes the field
+ * present even when the device does not offer its feature.
+ */
+static const char * const vsgl_cfg_names[VSGL_CFG_NR] = {
+	[VSGL_CFG_capacity]	= "capacity",
+	[VSGL_CFG_seg_max]	= "seg_max",
+	[VSGL_CFG_size_max]	= "size_max",
+	[VSGL_CFG_blk_size]	= "blk_size",
+	[VSGL_CFG_num_queues]	= "num_queues",
+	[VSGL_CFG_max_discard_seg] = "max_discard_seg",
+};
+
+static struct {
+	unsigned long set;		/* bit per enum vsgl_cfg_field */
+	u64 val[VSGL_CFG_NR];
+} vsgl_test_cfg_vals;
+
+static char vsgl_test_cfg_str[128];
+
+static int vsgl_set_test_config(const char *val, const struct kernel_param *kp)
+{
+	char buf[sizeof(vsgl_test_cfg_str)], *rest = buf, *item;
+	unsigned long set = 0;
+	u64 vals[VSGL_CFG_NR];
+	int i;
+
+	if (strscpy(buf, val, sizeof(buf)) < 0)
+		goto bad;
+	while ((item = strsep(&rest, ",")) != NULL) {
+		char *eq = strchr(item, '=');
+
+		if (!*item)
+			continue;
+		if (!eq)
+			goto bad;
+		*eq = '\0';
+		for (i = 0; i < VSGL_CFG_NR; i++)
+			if (!strcmp(item, vsgl_cfg_names[i]))
+				break;
+		if (i == VSGL_CFG_NR || kstrtou64(eq + 1, 0, &vals[i]))
+			goto bad;
+		set |= BIT(i);
+	}
+	for (i = 0; i < VSGL_CFG_NR; i++)
+		vsgl_test_cfg_vals.val[i] = set & BIT(i) ? vals[i] : 0;
+	vsgl_test_cfg_vals.set = set;
+	strscpy(vsgl_test_cfg_str, val, sizeof(vsgl_test_cfg_str));
+	return 0;
+bad:
+	pr_err("%s=%s is invalid: expected FIELD=VALUE[,...] with FIELD one of capacity, seg_max, size_max, blk_size, num_queues, max_discard_seg\n",
+	       kp->name, val);
+	return -EINVAL;
+}
+
+static const struct kernel_param_ops vsgl_test_cfg_ops = {
+	.set = vsgl_set_test_config,
+	.get = param_get_string,
+};
+
+static struct kparam_string vsgl_test_cfg_kps = {
+	.maxlen = sizeof(vsgl_test_cfg_str),
+	.string = vsgl_test_cfg_str,
+};
+module_param_cb_unsafe(test_config, &vsgl_test_cfg_ops, &vsgl_test_cfg_kps,
+		       0444);
+MODULE_PARM_DESC(test_config,
+		 "Testing only (taints): override device config values, e.g. seg_max=0,blk_size=3");
+
+bool vsgl_test_cfg(struct virtio_device *vdev, enum vsgl_cfg_field f, u64 *val)
+{
+	if (!(vsgl_test_cfg_vals.set & BIT(f)))
+		return false;
+	dev_warn(&vdev->dev, "test_config: %s overridden to %llu\n",
+		 vsgl_cfg_names[f], vsgl_test_cfg_vals.val[f]);
+	*val = vsgl_test_cfg_vals.val[f];
+	return true;
+}
