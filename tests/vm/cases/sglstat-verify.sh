@@ -23,7 +23,12 @@ wait_for 10 [ -d /sys/block/$D/sgl ]
 check_eq "inline-count" "$INLINE" "$(sgl_get $D inline_sg_cnt)"
 
 # physically scattered buffers (see driver-integrity.sh)
-echo never > /sys/kernel/mm/transparent_hugepage/enabled
+# THP off and memory fragmented for this case only: a shared boot's next
+# case must find the THP setting as it was (tests/vm/run-cases checks it)
+THP=/sys/kernel/mm/transparent_hugepage/enabled
+thp0=$(sed 's/.*\[\(.*\)\].*/\1/' $THP)
+trap 'echo "$thp0" > $THP' EXIT
+echo never > $THP
 segbuf hog 128 &
 HOG=$!
 sleep 1
