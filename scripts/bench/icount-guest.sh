@@ -42,11 +42,6 @@ wait_for 10 test -s $SPIN || { echo "bench: iobench spin did not start"; exit 1;
 export IOBENCH_BASE=$(iobench base $SPIN 3000)
 echo "base $IOBENCH_BASE" >"$OUT/base.txt"
 
-load_intree() {
-	for m in $(cat /modules.stock); do
-		insmod /lib/modules/$(uname -r)/$m 2>/dev/null || insmod /lib/modules/$m 2>/dev/null
-	done
-}
 unload_all() { sgl_unload 2>/dev/null; rmmod virtio_blk 2>/dev/null; true; }
 # load CONFIG: the driver and parameters of a configuration; prints the disk
 load() {
@@ -55,7 +50,7 @@ load() {
 	prealloc) sgl_load prealloc=1 ;;
 	inline2) sgl_load inline_sg_cnt=2 ;;
 	tuned) sgl_load inline_sg_cnt="$TUNED" ;;
-	intree) load_intree ;;
+	intree) intree_load ;;
 	esac || { echo "bench: cannot load $1" >&2; return 1; }
 	wait_for 10 sh -c 'ls /sys/block | grep -q "^vsgl\|^vd"' || { echo "bench: no disk under $1" >&2; return 1; }
 	ls /sys/block | grep -m1 '^vsgl\|^vd'

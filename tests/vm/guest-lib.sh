@@ -48,6 +48,22 @@ wait_for() {
 	"$@"
 }
 
+# intree_load: the in-tree virtio_blk and what it needs, from the initramfs
+# (modules under /lib/modules/KVER; older layouts: /lib/modules)
+intree_load() {
+	for _m in $(cat /modules.stock); do
+		insmod "/lib/modules/$(uname -r)/$_m" 2>/dev/null || insmod "/lib/modules/$_m" 2>/dev/null
+	done
+}
+# move_to_intree DISK: the README's migration of one disk: unbind it from
+# virtio_blk_sgl and let the in-tree virtio_blk bind it; fails when it does not
+move_to_intree() {
+	_dev=$(basename "$(readlink "/sys/block/$1/device")")
+	echo "$_dev" >/sys/bus/virtio/drivers/virtio_blk_sgl/unbind || return 1
+	intree_load
+	wait_for 10 test -e "/sys/bus/virtio/drivers/virtio_blk/$_dev"
+}
+
 # json_last FILE: the last complete report in FILE while a running
 # `sglstat -j` appends to it.  A report is more than one write(2) (about
 # 20 kB with --cumulative), so a reader can catch the file's last line half

@@ -44,10 +44,7 @@ describe() { # DISK -> attributes, hw queue count, geometry
 
 # --- parity with the in-tree virtio_blk on every disk ---------------------
 sgl_unload
-# the initramfs keeps modules under /lib/modules/KVER (older layouts: /lib/modules)
-for m in $(cat /modules.stock); do
-	insmod /lib/modules/$(uname -r)/$m 2>/dev/null || insmod /lib/modules/$m 2>/dev/null
-done
+intree_load
 sleep 1
 for i in 0 1 2 3 4 5 6; do
 	d=$(disk_of sgl-disk$i)

@@ -17,12 +17,7 @@ T=/sys/kernel/tracing
 [ -w $T/events/block/block_rq_issue/trigger ] || { fail prereq "no tracefs block events"; exit 0; }
 
 # the second disk moves to the in-tree driver, as the README's migration does
-S=$(basename "$(readlink /sys/block/vsglb/device)")
-echo "$S" >/sys/bus/virtio/drivers/virtio_blk_sgl/unbind || { fail prereq "cannot unbind $S"; exit 0; }
-for m in $(cat /modules.stock); do
-	insmod /lib/modules/$(uname -r)/$m 2>/dev/null || insmod /lib/modules/$m 2>/dev/null
-done
-wait_for 10 test -b /dev/vda || { fail prereq "virtio_blk did not bind $S"; exit 0; }
+move_to_intree vsglb && wait_for 10 test -b /dev/vda || { fail prereq "virtio_blk did not take vsglb's device"; exit 0; }
 SD=vda DD=vsgla
 for d in $SD $DD; do
 	check "$d-write-back-cache" grep -q 'write back' /sys/block/$d/queue/write_cache

@@ -19,13 +19,8 @@ T=/sys/kernel/tracing
 [ -d $T/events ] || mount -t tracefs nodev $T 2>/dev/null
 [ -w $T/kprobe_events ] || { fail prereq "no tracefs kprobe_events"; exit 0; }
 
-# the second disk moves to the in-tree driver
-S=$(basename "$(readlink /sys/block/vsglb/device)")
-echo "$S" >/sys/bus/virtio/drivers/virtio_blk_sgl/unbind || { fail prereq "cannot unbind $S"; exit 0; }
-for m in $(cat /modules.stock); do
-	insmod /lib/modules/$(uname -r)/$m 2>/dev/null || insmod /lib/modules/$m 2>/dev/null
-done
-wait_for 10 test -b /dev/vda || { fail prereq "virtio_blk did not bind $S"; exit 0; }
+# the second disk moves to the in-tree driver, as the README's migration does
+move_to_intree vsglb && wait_for 10 test -b /dev/vda || { fail prereq "virtio_blk did not take vsglb's device"; exit 0; }
 SD=vda DD=vsgla
 
 # The kernel's sg_pool allocations: sg_pool_alloc() is notrace, so the probe
