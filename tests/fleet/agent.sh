@@ -6,7 +6,7 @@
 # talks to it with files in the share: it waits for go-data (host a: attach
 # a data disk, move it, reboot) or stop (host b: power off).
 S=/mnt/fleet
-. $S/env # NAME ROOT_SERIAL DATA_SERIAL
+. $S/env # NAME ROOT_SERIAL DATA_SERIAL KVER
 if [ -e $S/boot1.done ]; then B=2; else B=1; fi
 exec >$S/agent-$B.log 2>&1
 set -x
@@ -30,6 +30,7 @@ wait_file() { # file seconds
 link_is() { [ "$(readlink -f "$1")" = "$2" ]; }
 dev_unit_active() { systemctl is-active -q "$(systemd-escape -p --suffix=device "$1")"; }
 
+check kernel "running $(uname -r), booted for $KVER" [ "$(uname -r)" = "$KVER" ]
 state=$(systemctl is-system-running --wait)
 check system-running "is-system-running says $state" [ "$state" = running ]
 check multi-user-target "multi-user.target not active" systemctl is-active -q multi-user.target
