@@ -20,16 +20,6 @@ bool sgl_env_disk_selected(const struct sgl_env *env, const char *name)
 	return false;
 }
 
-static void explain_disk_error(const char *root, const char *name, int err)
-{
-	if (sgl_disk_kind(root, name) < 0)
-		fprintf(stderr, "sglstat: unknown disk '%s': not in %s/block (list disks with lsblk)\n",
-			name, root);
-	else
-		fprintf(stderr, "sglstat: disk '%s': cannot read %s/block/%s/dev: %s (is sysfs mounted and readable?)\n",
-			name, root, name, strerror(-err));
-}
-
 int sgl_cmd_memory(const struct sgl_env *env)
 {
 	const char *root = sgl_sysfs_root();
@@ -43,7 +33,7 @@ int sgl_cmd_memory(const struct sgl_env *env)
 
 			err = sgl_disk_get(root, name, &found[n]);
 			if (err) {
-				explain_disk_error(root, name, err);
+				sgl_disk_explain_error(root, name, err);
 				return 1;
 			}
 			if (found[n].kind == SGL_DISK_OTHER) {

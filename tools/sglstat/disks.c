@@ -106,6 +106,16 @@ int sgl_disk_kind(const char *root, const char *name)
 	return SGL_DISK_OTHER;
 }
 
+void sgl_disk_explain_error(const char *root, const char *name, int err)
+{
+	if (sgl_disk_kind(root, name) < 0)
+		fprintf(stderr, "sglstat: unknown disk '%s': not in %s/block (list disks with lsblk)\n",
+			name, root);
+	else
+		fprintf(stderr, "sglstat: disk '%s': cannot read %s/block/%s/dev: %s (is sysfs mounted and readable?)\n",
+			name, root, name, strerror(-err));
+}
+
 int sgl_disk_get(const char *root, const char *name, struct sgl_disk_info *d)
 {
 	char p[PATH_MAX], buf[64];

@@ -40,6 +40,13 @@ int sgl_parse_dev(const char *s, unsigned int *major, unsigned int *minor);
  * -ENOENT if the disk does not exist. */
 int sgl_disk_kind(const char *root, const char *name);
 
+/*
+ * sgl_disk_get() failed with @err for -d @name: one line on stderr that tells
+ * a disk that is not there from one whose sysfs files cannot be read, which
+ * needs a different fix.
+ */
+void sgl_disk_explain_error(const char *root, const char *name, int err);
+
 /* Fill @d for disk @name: 0 or -errno (-ENOENT: no such disk). */
 int sgl_disk_get(const char *root, const char *name, struct sgl_disk_info *d);
 

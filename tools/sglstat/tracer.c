@@ -172,20 +172,6 @@ static void trace(struct sgl_tracer *t, unsigned int i)
 	bpf_map_update_elem(t->disks_fd, &key, &val, BPF_ANY);
 }
 
-/*
- * -d DISK failed: tell a disk that is not there from one whose sysfs files
- * cannot be read, which needs a different fix.
- */
-static void explain_disk_error(const char *root, const char *name, int err)
-{
-	if (sgl_disk_kind(root, name) < 0)
-		fprintf(stderr, "sglstat: unknown disk '%s': not in %s/block (list disks with lsblk)\n",
-			name, root);
-	else
-		fprintf(stderr, "sglstat: disk '%s': cannot read %s/block/%s/dev: %s (is sysfs mounted and readable?)\n",
-			name, root, name, strerror(-err));
-}
-
 /* The disks to follow now: -d DISK... or every virtio disk.  Count or -errno. */
 static int find_disks(struct sgl_tracer *t, bool initial, struct sgl_disk_info *found, int max)
 {
@@ -204,7 +190,7 @@ static int find_disks(struct sgl_tracer *t, bool initial, struct sgl_disk_info *
 		err = sgl_disk_get(root, name, &found[n]);
 		if (err) {
 			if (initial) {
-				explain_disk_error(root, name, err);
+				sgl_disk_explain_error(root, name, err);
 				return err;
 			}
 			continue;
