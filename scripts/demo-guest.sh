@@ -12,19 +12,16 @@ echo "=== virtio_blk_sgl bound /dev/$disk: inline_sg_cnt=$inline," \
 	"depth=$(sgl_get "$disk" queue_depth)"
 command -v sglstat >/dev/null || { echo "demo: sglstat is not on PATH (run 'make')"; exit 1; }
 
-# reads and writes the block layer completed (fields 1 and 5 of the stat file)
-ios() { awk '{ print $1 + $5 }' "/sys/block/$disk/stat"; }
-
 sglstat --mode driver >/tmp/report.txt 2>/tmp/sglstat.err &
 pid=$!
 wait_for 20 grep -q '^Tracing' /tmp/sglstat.err ||
 	{ echo "demo: sglstat did not start:"; cat /tmp/sglstat.err; exit 1; }
-ios0=$(ios) chained0=$(sgl_get "$disk" requests_chained)
+ios0=$(blk_ios "$disk") chained0=$(sgl_get "$disk" requests_chained)
 fio --name=mix --filename="/dev/$disk" --direct=1 --ioengine=libaio --size=64M \
 	--rw=randrw --bssplit=4k/40:16k/20:64k/20:256k/20 --iodepth=16 \
 	--time_based --runtime=8 --output-format=terse >/dev/null ||
 	{ echo "demo: fio failed"; exit 1; }
-ios1=$(ios) chained1=$(sgl_get "$disk" requests_chained)
+ios1=$(blk_ios "$disk") chained1=$(sgl_get "$disk" requests_chained)
 kill -INT $pid
 wait $pid
 rc=$?
@@ -53,7 +50,7 @@ check() { # what sglstat oracle
 	if [ "$2" = "$3" ] && [ "$2" -gt 0 ]; then echo "  ok   $1: $2"
 	else echo "  FAIL $1: sglstat $2, expected $3"; bad=1; fi
 }
-check "requests (segment table) = /sys/block/$disk/stat reads+writes" "$reqs" "$want_ios"
+check "requests (segment table) = /sys/block/$disk/stat completions" "$reqs" "$want_ios"
 check "latency samples = requests completed" "$lat" "$want_ios"
 check "chained (total line) = sgl/requests_chained" "$chained" "$want_chained"
 check "requests above inline $inline segments = chained" "$above" "$want_chained"
