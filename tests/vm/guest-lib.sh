@@ -151,6 +151,12 @@ mem_load_cost() {
 		"nr_requests_total $(sysfs_sum nr_requests_total), max_segments $(sgl_get vsgla max_segments)" |
 		tee -a "$OUT/memory.txt"
 }
+# median V...: the middle value (the lower middle one for an even count); the
+# memory cases take it over rounds because one round can be off by a whole
+# deferred free (a BPF map or RCU batch released while the module loads)
+median() {
+	printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
 # within_10pct MEASURED PREDICTED: |MEASURED - PREDICTED| <= PREDICTED / 10
 within_10pct() {
 	_dev=$(($1 - $2))

@@ -10,8 +10,6 @@
 # case really exercises the packing).  See docs/DRIVER.md.
 ROUNDS=3
 
-median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-
 sgl_unload
 diffs="" pdu_pred=0 pdu_pp_inl=none-inline pdu_in_pre=none-prealloc sg_pred=1 maxseg=none cost_inl=0
 r=0
@@ -33,7 +31,7 @@ while [ $r -lt $ROUNDS ]; do
 	r=$((r + 1))
 done
 
-measured=$(echo "$diffs" | median)
+measured=$(median $diffs)
 echo "per-round prealloc-inline:$diffs B; median $measured B; predicted by pdu_alloc_bytes $pdu_pred B," \
 	"by sg_prealloc_bytes $sg_pred B (measured/sg = $(awk -v m="$measured" -v s="$sg_pred" 'BEGIN { printf "%.2f", m / s }'))" |
 	tee -a "$OUT/memory.txt"
@@ -69,7 +67,7 @@ if grep -qw mq-deadline /sys/block/vsgla/queue/scheduler; then
 		[ "$(sysfs_sum pdu_alloc_bytes)" = "$p0" ] || fail "sched-detach-restores" "pdu_alloc_bytes $(sysfs_sum pdu_alloc_bytes) != $p0"
 		r=$((r + 1))
 	done
-	sched_measured=$(echo "$sched_diffs" | median)
+	sched_measured=$(median $sched_diffs)
 	echo "sched: per-round$sched_diffs B; median $sched_measured B; predicted $sched_pred B" | tee -a "$OUT/memory.txt"
 	check "big-sched-signal-large" [ "$sched_pred" -gt $((16 << 20)) ]
 	check "big-sched-tags-match-pdu-alloc-10pct" within_10pct "$sched_measured" "$sched_pred"
