@@ -24,6 +24,8 @@ BSS=${BENCH_IC_BS:-"512 4096 16384 65536 131072"}
 QDS=${BENCH_IC_QD:-"1 8 64 128"}
 RWS=${BENCH_IC_RW:-"read write"}
 LAYOUTS=${BENCH_IC_LAYOUTS:-"frag contig"}
+# configurations: prealloc inline2 tuned intree, and sglstat / biolatency
+# (inline 2 with that tracer attached: scripts/bench/run.sh part icount-tracers)
 CONFIGS=${BENCH_IC_CONFIGS:-"prealloc inline2 tuned intree"}
 TUNED=${BENCH_TUNED:-}
 SPIN=/tmp/iobench.spin
@@ -42,17 +44,43 @@ wait_for 10 test -s $SPIN || { echo "bench: iobench spin did not start"; exit 1;
 export IOBENCH_BASE=$(iobench base $SPIN 3000)
 echo "base $IOBENCH_BASE" >"$OUT/base.txt"
 
-unload_all() { sgl_unload 2>/dev/null; rmmod virtio_blk 2>/dev/null; true; }
-# load CONFIG: the driver and parameters of a configuration; prints the disk
+# the attached tracer's pid (load runs in a command substitution: a file,
+# not a variable); it goes before the module, which it holds
+TRACER_PID=/tmp/bench.tracer
+gone() { ! kill -0 "$1" 2>/dev/null; }
+unload_all() {
+	if [ -s $TRACER_PID ]; then
+		kill "$(cat $TRACER_PID)" 2>/dev/null
+		wait_for 20 gone "$(cat $TRACER_PID)" || echo "bench: tracer $(cat $TRACER_PID) did not exit" >&2
+		rm -f $TRACER_PID
+	fi
+	sgl_unload 2>/dev/null; rmmod virtio_blk 2>/dev/null; true
+}
+# holds_progs PID: the process holds BPF programs (fds whose fdinfo has a prog_id)
+holds_progs() { grep -q '^prog_id:' /proc/"$1"/fdinfo/* 2>/dev/null; }
+# attach TOOL...: start a tracer in the background and wait until it holds
+# its BPF programs; its long interval keeps its own reports out of the runs
+attach() {
+	"$@" >/dev/null 2>&1 &
+	echo $! >$TRACER_PID
+	wait_for 30 holds_progs $! || { echo "bench: $1 did not attach" >&2; return 1; }
+	sleep 0.5
+}
+# load CONFIG: the driver and parameters of a configuration (sglstat and
+# biolatency: inline 2 with that tracer attached); prints the disk
 load() {
 	unload_all
 	case $1 in
 	prealloc) sgl_load prealloc=1 ;;
-	inline2) sgl_load inline_sg_cnt=2 ;;
+	inline2|sglstat|biolatency) sgl_load inline_sg_cnt=2 ;;
 	tuned) sgl_load inline_sg_cnt="$TUNED" ;;
 	intree) intree_load ;;
 	esac || { echo "bench: cannot load $1" >&2; return 1; }
 	wait_for 10 sh -c 'ls /sys/block | grep -q "^vsgl\|^vd"' || { echo "bench: no disk under $1" >&2; return 1; }
+	case $1 in
+	sglstat) attach sglstat --mode driver 3600 >&2 || return 1 ;;
+	biolatency) attach biolatency 3600 >&2 || return 1 ;;
+	esac
 	ls /sys/block | grep -m1 '^vsgl\|^vd'
 }
 chained() { [ -d "/sys/block/$1/sgl" ] && sgl_get "$1" requests_chained || echo -; }

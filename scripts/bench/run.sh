@@ -6,14 +6,14 @@
 # matrix), BENCH_COST_REPS (5) and BENCH_COST_RUNTIME (5 s) for the guest
 # cost, HOST_REPS (5), HOST_RUNTIME (10 s), BENCH_IC_* for the icount
 # matrix (scripts/bench/icount-guest.sh), BENCH_PARTS ("host icount
-# icount-parts guest-matrix guest-cost memory userspace").  A docs/bench/PART.note, when present, is
+# icount-parts icount-tracers guest-matrix guest-cost memory userspace").  A docs/bench/PART.note, when present, is
 # printed above that part's table (what the machine was doing meanwhile).
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 B=$BUILD/bench
 D=$TOP/docs/bench
-PARTS=${BENCH_PARTS:-"host icount icount-parts guest-matrix guest-cost memory userspace"}
+PARTS=${BENCH_PARTS:-"host icount icount-parts icount-tracers guest-matrix guest-cost memory userspace"}
 mkdir -p "$B" "$D"
 GR=$TOP/tests/vm/guest-run
 has() { case " $PARTS " in *" $1 "*) knobs "$1"; return 0 ;; esac; return 1; }
@@ -37,7 +37,7 @@ if has icount; then
 	stamp "guest: instructions per I/O under -icount on a null-co disk"
 	guest icount "$TOP/scripts/bench/icount-guest.sh" --disks 0 --smp 1 --mem 1024 --timeout 21600 \
 		--qemu-args "-icount shift=0,sleep=off -drive driver=null-co,id=n0,if=none,size=1G -device virtio-blk-pci,drive=n0,serial=null0"
-	awk -v dat="$D/icount" -f "$TOP/scripts/bench/summarize-icount.awk" "$B/icount/icount.txt" > "$D/icount.md"
+	awk -v dat="$D/icount" -f "$TOP/scripts/bench/icount-stats.awk" -f "$TOP/scripts/bench/summarize-icount.awk" "$B/icount/icount.txt" > "$D/icount.md"
 	cp "$B/icount/tuned.txt" "$D/icount.tuned"
 	cp "$B/icount/rep.txt" "$D/icount.rep"
 	for lay in frag contig; do
@@ -58,7 +58,16 @@ if has icount-parts; then
 			--qemu-args "-icount shift=0,sleep=off -drive driver=null-co,id=n0,if=none,size=1G -device virtio-blk-pci,drive=n0,serial=null0"
 		sed "s/^/init_on_alloc=$ioa /" "$B/icount-ioa$ioa/icount.txt" >> "$B/icount-parts.txt"
 	done
-	awk -f "$TOP/scripts/bench/summarize-icount-parts.awk" "$B/icount-parts.txt" > "$D/icount-parts.md"
+	awk -f "$TOP/scripts/bench/icount-stats.awk" -f "$TOP/scripts/bench/summarize-icount-parts.awk" "$B/icount-parts.txt" > "$D/icount-parts.md"
+fi
+if has icount-tracers; then
+	stamp "guest: what an attached sglstat or biolatency costs per I/O, under -icount"
+	BENCH_IC_CONFIGS="inline2 sglstat biolatency" BENCH_IC_BS=${BENCH_IC_BS:-"4096 65536"} BENCH_IC_QD=${BENCH_IC_QD:-8} \
+	BENCH_IC_RW=${BENCH_IC_RW:-read} BENCH_IC_LAYOUTS=${BENCH_IC_LAYOUTS:-frag} BENCH_TUNED=none \
+		guest icount-tracers "$TOP/scripts/bench/icount-guest.sh" --disks 0 --smp 1 --mem 1024 --timeout 7200 \
+		--qemu-args "-icount shift=0,sleep=off -drive driver=null-co,id=n0,if=none,size=1G -device virtio-blk-pci,drive=n0,serial=null0"
+	awk -f "$TOP/scripts/bench/icount-stats.awk" -f "$TOP/scripts/bench/summarize-icount-tracers.awk" \
+		"$B/icount-tracers/icount.txt" > "$D/icount-tracers.md"
 fi
 if has guest-matrix; then
 	stamp "guest: fio matrix, prealloc vs inline 2 vs tuned"

@@ -6,11 +6,6 @@
 # default) and off; the differences split the chained path's extra cost
 # into the slab's zeroing of the sg_pool chunk (init_on_alloc, which
 # sg_init_table repeats) and the rest (mempool and slab alloc/free, chaining).
-function med(s,    n, a, i, j, t) {
-	n = split(s, a, " ")
-	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
 NF >= 10 && $8 != "stall" {
 	split($1, kv, "="); ioa = kv[2]
 	k = $4 " " ioa " " $6

@@ -1,6 +1,6 @@
 # Summarize scripts/bench/icount-guest.sh's icount.txt:
 #   layout rw bs qd config round ipio spin_share chained_pct
-# awk -v dat=PREFIX -f summarize-icount.awk icount.txt > icount.md
+# awk -v dat=PREFIX -f icount-stats.awk -f summarize-icount.awk icount.txt > icount.md
 # Per cell and configuration: instructions per I/O (median over rounds), and
 # the ratio to prealloc and to the in-tree driver as IOPS would show it
 # (reference ipio / configuration ipio, so > 1 is cheaper), computed per
@@ -8,39 +8,7 @@
 # as mean with its 95% confidence interval (Student's t over rounds).
 # Writes PREFIX.LAYOUT.RW.dat for the plot: cell label, then mean, low,
 # high of each ratio to prealloc (inline2, tuned, intree).
-function tq(df) {	# two-sided 95% Student t quantile
-	if (df < 1) return 0
-	if (df <= 10) return T[df]
-	if (df <= 20) return 2.086 + (20 - df) * 0.0142
-	if (df <= 30) return 2.042 + (30 - df) * 0.0044
-	return 1.96
-}
-function med(s,    n, a, i, j, t) {
-	n = split(s, a, " ")
-	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
-# ratio CELL CFG REF: sets M (mean), H (CI half-width), K (rounds)
-function ratio(cell, cfg, ref,    r, s, ss, x) {
-	K = 0; s = 0; ss = 0
-	for (r = 1; r <= maxround; r++) {
-		if (!((cell, cfg, r) in V) || !((cell, ref, r) in V)) continue
-		x = V[cell, ref, r] / V[cell, cfg, r]
-		K++; s += x; ss += x * x
-	}
-	if (K == 0) { M = ""; H = ""; return 0 }
-	M = s / K
-	H = K > 1 ? tq(K - 1) * sqrt((ss - K * M * M) / (K - 1) / K) : ""
-	if (H != "" && H < 0) H = 0
-	return K
-}
-function fmt(cell, cfg, ref) {
-	if (!ratio(cell, cfg, ref)) return "-"
-	if (H == "") return sprintf("%.3f", M)
-	return sprintf("%.3f ± %.3f", M, H)
-}
 BEGIN {
-	split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228", T, " ")
 	ncfg = split("prealloc inline2 tuned intree", CFG, " ")
 }
 $7 == "stall" { stalls++; stall_list = stall_list sprintf("\n- %s %s %s QD %s, %s, round %s", $1, $2, $3, $4, $5, $6); next }

@@ -1,0 +1,45 @@
+# Statistics shared by the icount summaries (awk -f icount-stats.awk -f
+# summarize-icount*.awk): V[cell, config, round] holds instructions per I/O
+# of one run, maxround the last round seen.
+BEGIN { split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228", T, " ") }
+function tq(df) {	# two-sided 95% Student t quantile
+	if (df < 1) return 0
+	if (df <= 10) return T[df]
+	if (df <= 20) return 2.086 + (20 - df) * 0.0142
+	if (df <= 30) return 2.042 + (30 - df) * 0.0044
+	return 1.96
+}
+function med(s,    n, a, i, j, t) {
+	n = split(s, a, " ")
+	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+# ratio CELL CFG REF: sets M (mean), H (CI half-width), K (rounds)
+function ratio(cell, cfg, ref,    r, s, ss, x) {
+	K = 0; s = 0; ss = 0
+	for (r = 1; r <= maxround; r++) {
+		if (!((cell, cfg, r) in V) || !((cell, ref, r) in V)) continue
+		x = V[cell, ref, r] / V[cell, cfg, r]
+		K++; s += x; ss += x * x
+	}
+	if (K == 0) { M = ""; H = ""; return 0 }
+	M = s / K
+	H = K > 1 ? tq(K - 1) * sqrt((ss - K * M * M) / (K - 1) / K) : ""
+	if (H != "" && H < 0) H = 0
+	return K
+}
+function fmt(cell, cfg, ref) {
+	if (!ratio(cell, cfg, ref)) return "-"
+	if (H == "") return sprintf("%.3f", M)
+	return sprintf("%.3f ± %.3f", M, H)
+}
+# mci LIST: mean and 95% CI half-width of space-separated values into M, H
+function mci(list,    n, a, i, s, ss) {
+	n = split(list, a, " ")
+	s = 0; ss = 0
+	for (i = 1; i <= n; i++) { s += a[i]; ss += a[i] * a[i] }
+	M = n ? s / n : ""
+	H = n > 1 ? tq(n - 1) * sqrt((ss - n * M * M) / (n - 1) / n) : ""
+	if (H != "" && H < 0) H = 0
+	return n
+}

@@ -1,0 +1,52 @@
+# What an attached tracer costs per I/O (scripts/bench/run.sh, part
+# icount-tracers): icount.txt lines of configurations inline2 (detached),
+# sglstat (sglstat --mode driver attached) and biolatency (libbpf-tools'
+# biolatency attached), all on the driver with inline 2:
+#   layout rw bs qd config round ipio spin_share chained_pct
+# awk -f icount-stats.awk -f summarize-icount-tracers.awk icount.txt
+# Per cell: median instructions per I/O; attached / detached as IOPS would
+# compare them (detached ipio / attached ipio, per round); the cost (attached
+# - detached instructions per I/O) and sglstat's cost / biolatency's, per
+# round; means with their 95% CI over rounds.
+$7 == "stall" { stalls++; next }
+NF >= 9 {
+	cell = $1 " " $2 " " $3 " " $4
+	if (!(cell in seen)) { seen[cell] = 1; cells[++ncell] = cell }
+	V[cell, $5, $6] = $7
+	IP[cell, $5] = IP[cell, $5] " " $7
+	if ($6 + 0 > maxround) maxround = $6 + 0
+}
+function costs(cell, cfg,    r, l) {	# per-round attached - detached
+	l = ""
+	for (r = 1; r <= maxround; r++)
+		if ((cell, cfg, r) in V && (cell, "inline2", r) in V) l = l " " (V[cell, cfg, r] - V[cell, "inline2", r])
+	return l
+}
+function cost_ratio(cell,    r, l, b) {	# per-round sglstat cost / biolatency cost
+	l = ""
+	for (r = 1; r <= maxround; r++) {
+		if (!((cell, "sglstat", r) in V && (cell, "biolatency", r) in V && (cell, "inline2", r) in V)) continue
+		b = V[cell, "biolatency", r] - V[cell, "inline2", r]
+		if (b > 0) l = l " " ((V[cell, "sglstat", r] - V[cell, "inline2", r]) / b)
+	}
+	return l
+}
+function pm(list, f) {
+	if (!mci(list)) return "-"
+	return H == "" ? sprintf(f, M) : sprintf(f " ± " f, M, H)
+}
+END {
+	print "| layout | rw | bs | QD | instructions/I/O detached | sglstat attached | biolatency attached | sglstat: attached / detached | biolatency: attached / detached | sglstat cost (instructions/I/O) | biolatency cost | sglstat cost / biolatency cost |"
+	print "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+	for (i = 1; i <= ncell; i++) {
+		c = cells[i]
+		split(c, f, " ")
+		printf "| %s | %s | %s | %s | %.0f | %.0f | %.0f | %s | %s | %s | %s | %s |\n", f[1], f[2], f[3], f[4],
+			med(IP[c, "inline2"]), med(IP[c, "sglstat"]), med(IP[c, "biolatency"]),
+			fmt(c, "sglstat", "inline2"), fmt(c, "biolatency", "inline2"),
+			pm(costs(c, "sglstat"), "%.0f"), pm(costs(c, "biolatency"), "%.0f"), pm(cost_ratio(c), "%.2f")
+	}
+	print ""
+	printf "Goals (issue 18): sglstat attached >= 0.98x detached, its cost <= 0.5x biolatency's. %d rounds%s.\n",
+		maxround, stalls ? sprintf("; %d runs stalled (not counted)", stalls) : ", no stalled run"
+}
