@@ -16,9 +16,11 @@ D=$TOP/docs/bench
 PARTS=${BENCH_PARTS:-"host icount icount-parts icount-tracers guest-matrix guest-cost memory userspace"}
 mkdir -p "$B" "$D"
 GR=$TOP/tests/vm/guest-run
-has() { case " $PARTS " in *" $1 "*) knobs "$1"; return 0 ;; esac; return 1; }
+has() { case " $PARTS " in *" $1 "*) knobs "$1"; when "$1"; return 0 ;; esac; return 1; }
 # each part's table says which knobs produced it
 knobs() { env | grep -E '^(BENCH|HOST|USER)_' | grep -v '^BENCH_PARTS=' | sort | tr '\n' ' ' > "$D/$1.knobs" || true; }
+# and when, at which commit (parts of earlier runs keep theirs)
+when() { echo "$(date -u '+%Y-%m-%d %H:%M') UTC, commit $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)" > "$D/$1.when"; }
 stamp() { echo "== $(date -u +%H:%M:%S) $*" >&2; }
 
 guest() { # out-name script guest-run-args...

@@ -11,6 +11,7 @@ part() { # title file command note
 	echo "## $1"
 	echo
 	echo "Command: \`$3\`"
+	echo "Run: $(cat "$D/$k.when" 2>/dev/null || echo "before run dates were recorded (an earlier make bench)")"
 	[ -s "$D/$k.knobs" ] && echo "(knobs of the run shown: \`$(cat "$D/$k.knobs")\`; unset ones at their defaults)"
 	echo
 	[ -n "$4" ] && { echo "$4"; echo; }
@@ -22,7 +23,8 @@ cat <<HDR
 # Benchmarks
 
 Written by \`make bench\` (scripts/bench/run.sh) on $(date -u +%Y-%m-%d); every figure below
-comes from that run's raw output in build/bench/. Machine: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo),
+comes from the raw output in build/bench/ of the run named under its part's command (a run with
+BENCH_PARTS redoes those parts and keeps the others). Machine: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo),
 host kernel $(uname -r), guest kernel $(ls /boot/vmlinuz-6.1.* 2>/dev/null | sed 's|.*/vmlinuz-||' | tail -1) under
 qemu-system-x86_64 -accel tcg (software emulation: absolute guest IOPS are small and noisy;
 compare the ratios measured side by side, and mind the min..max spread, which is the noise seen).
