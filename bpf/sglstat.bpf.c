@@ -221,18 +221,15 @@ static __always_inline void rq_times(struct request *rq, __u64 *start, __u64 *io
 }
 
 
-SEC("raw_tp/virtio_blk_sgl_setup")
-int BPF_PROG(drv_setup, struct request *rq, u32 dev, u32 hwq, u32 nsegs,
-	     u32 inline_cnt, bool chained, u32 chained_bytes, int err, bool retry,
-	     u64 setup_ns)
+static __always_inline int on_setup(__u32 dev, __u32 nsegs, __u32 inline_cnt, bool chained,
+				    __u32 chained_bytes, int err, bool retry, __u64 setup_ns,
+				    __u32 flags, __u32 len)
 {
 	struct sgl_disk_val *d = disk_lookup_dev(dev);
 	struct sgl_stats *s;
-	__u32 flags, len;
 
 	if (!d)
 		return 0;
-	rq_flags_len(rq, &flags, &len);
 	s = stats_lookup(d->slot, op_class(flags));
 	if (!s)
 		return 0;
@@ -253,27 +250,76 @@ int BPF_PROG(drv_setup, struct request *rq, u32 dev, u32 hwq, u32 nsegs,
 	return 0;
 }
 
-SEC("raw_tp/virtio_blk_sgl_complete")
-int BPF_PROG(drv_complete, struct request *rq, u32 dev, u32 hwq, u32 nsegs,
-	     bool chained, u32 chained_bytes, u8 vstatus, int blk_status)
+static __always_inline int on_complete(__u32 dev, bool chained, __u32 chained_bytes,
+				       int blk_status, __u32 flags, __u64 start, __u64 io_start)
 {
 	struct sgl_disk_val *d = disk_lookup_dev(dev);
 	struct sgl_stats *s;
-	__u64 start, io_start;
 
 	if (!d)
 		return 0;
-	s = stats_lookup(d->slot, op_class(BPF_CORE_READ(rq, cmd_flags)));
+	s = stats_lookup(d->slot, op_class(flags));
 	if (!s)
 		return 0;
 	s->c.completions++;
 	if (blk_status)
 		s->c.io_errors++;
-	rq_times(rq, &start, &io_start);
 	count_latency(s, chained, start, io_start);
 	if (chained)
 		inflight_add(d->slot, -(__s64)chained_bytes);
 	return 0;
+}
+
+/*
+ * The module hands cmd_flags, the data length and the timestamps over as
+ * appended tracepoint arguments (docs/ABI.md): no probe read of the
+ * request.  sglstat attaches these and falls back to the *_rq programs
+ * below on a module whose tracepoints end before them.
+ */
+SEC("raw_tp/virtio_blk_sgl_setup")
+int BPF_PROG(drv_setup, struct request *rq, u32 dev, u32 hwq, u32 nsegs,
+	     u32 inline_cnt, bool chained, u32 chained_bytes, int err, bool retry,
+	     u64 setup_ns, u32 cmd_flags, u32 bytes)
+{
+	return on_setup(dev, nsegs, inline_cnt, chained, chained_bytes, err, retry, setup_ns,
+			cmd_flags, bytes);
+}
+
+SEC("raw_tp/virtio_blk_sgl_complete")
+int BPF_PROG(drv_complete, struct request *rq, u32 dev, u32 hwq, u32 nsegs,
+	     bool chained, u32 chained_bytes, u8 vstatus, int blk_status, u32 cmd_flags,
+	     u64 start_ns, u64 io_start_ns)
+{
+	return on_complete(dev, chained, chained_bytes, blk_status, cmd_flags, start_ns,
+			   io_start_ns);
+}
+
+/* The same for a module without the appended arguments: read the request. */
+SEC("raw_tp/virtio_blk_sgl_setup")
+int BPF_PROG(drv_setup_rq, struct request *rq, u32 dev, u32 hwq, u32 nsegs,
+	     u32 inline_cnt, bool chained, u32 chained_bytes, int err, bool retry,
+	     u64 setup_ns)
+{
+	__u32 flags, len;
+
+	if (!disk_lookup_dev(dev))
+		return 0;
+	rq_flags_len(rq, &flags, &len);
+	return on_setup(dev, nsegs, inline_cnt, chained, chained_bytes, err, retry, setup_ns,
+			flags, len);
+}
+
+SEC("raw_tp/virtio_blk_sgl_complete")
+int BPF_PROG(drv_complete_rq, struct request *rq, u32 dev, u32 hwq, u32 nsegs,
+	     bool chained, u32 chained_bytes, u8 vstatus, int blk_status)
+{
+	__u64 start, io_start;
+
+	if (!disk_lookup_dev(dev))
+		return 0;
+	rq_times(rq, &start, &io_start);
+	return on_complete(dev, chained, chained_bytes, blk_status, BPF_CORE_READ(rq, cmd_flags),
+			   start, io_start);
 }
 
 SEC("raw_tp/virtio_blk_sgl_alloc_fail")

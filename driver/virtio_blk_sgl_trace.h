@@ -15,12 +15,17 @@
 
 TRACE_EVENT(virtio_blk_sgl_setup,
 
+	/*
+	 * cmd_flags and bytes (appended) are rq->cmd_flags and
+	 * blk_rq_bytes(rq), handed over so that a BPF program need not read
+	 * them out of the request (a probe read each time).
+	 */
 	TP_PROTO(struct request *rq, u32 dev, u32 hwq, u32 nsegs,
 		 u32 inline_cnt, bool chained, u32 chained_bytes, int err,
-		 bool retry, u64 setup_ns),
+		 bool retry, u64 setup_ns, u32 cmd_flags, u32 bytes),
 
 	TP_ARGS(rq, dev, hwq, nsegs, inline_cnt, chained, chained_bytes, err,
-		retry, setup_ns),
+		retry, setup_ns, cmd_flags, bytes),
 
 	TP_STRUCT__entry(
 		__field(u32, dev)
@@ -65,11 +70,17 @@ TRACE_EVENT(virtio_blk_sgl_setup,
 
 TRACE_EVENT(virtio_blk_sgl_complete,
 
+	/*
+	 * Appended for BPF programs, as in virtio_blk_sgl_setup: cmd_flags,
+	 * and the request's start_time_ns and io_start_time_ns (0 when the
+	 * block layer did not stamp it) for its latency.
+	 */
 	TP_PROTO(struct request *rq, u32 dev, u32 hwq, u32 nsegs,
-		 bool chained, u32 chained_bytes, u8 vstatus, int blk_status),
+		 bool chained, u32 chained_bytes, u8 vstatus, int blk_status,
+		 u32 cmd_flags, u64 start_ns, u64 io_start_ns),
 
 	TP_ARGS(rq, dev, hwq, nsegs, chained, chained_bytes, vstatus,
-		blk_status),
+		blk_status, cmd_flags, start_ns, io_start_ns),
 
 	TP_STRUCT__entry(
 		__field(u32, dev)

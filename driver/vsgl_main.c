@@ -382,7 +382,9 @@ out:
 		trace_virtio_blk_sgl_setup(rq, vblk->devt, hctx->queue_num,
 					   nsegs, inline_cnt, chained, bytes,
 					   ret < 0 ? ret : 0, retry,
-					   ktime_get_ns() - t0);
+					   ktime_get_ns() - t0,
+					   (__force u32)rq->cmd_flags,
+					   blk_rq_bytes(rq));
 	return ret;
 }
 
@@ -687,7 +689,9 @@ static void vsgl_complete_rq(struct request *rq)
 	trace_virtio_blk_sgl_complete(rq, vblk->devt, rq->mq_hctx->queue_num,
 				      vbr->nsegs, vbr->chained,
 				      vbr->chained_bytes, vstatus,
-				      (__force int)sts);
+				      (__force int)sts,
+				      (__force u32)rq->cmd_flags,
+				      rq->start_time_ns, rq->io_start_time_ns);
 	vsgl_unmap_data(vblk, vbr);
 	vsgl_free_ranges(vbr);
 	vbr->reissues = 0;

@@ -43,17 +43,22 @@ struct fake_spec {
 #include "fake_rq.skel.h"
 
 static int failures;
+/* test_driver() runs twice: "" for the programs that take cmd_flags, length
+ * and times as tracepoint arguments, "rq_" for their twins that read them
+ * out of the request (a module without the appended arguments) */
+static const char *name_prefix = "";
+static bool rq_progs;
 
 static void result(bool ok, const char *name, const char *fmt, ...)
 {
 	va_list ap;
 
 	if (ok) {
-		printf("PASS: %s\n", name);
+		printf("PASS: %s%s\n", name_prefix, name);
 		return;
 	}
 	failures++;
-	printf("FAIL: %s: ", name);
+	printf("FAIL: %s%s: ", name_prefix, name);
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
@@ -203,20 +208,33 @@ static __u32 fake_len(void)
 	return fake->bss->spec.data_len;
 }
 
+/*
+ * The driver programs: what the module passes as the appended arguments
+ * (cmd_flags, blk_rq_bytes, the two timestamps) is what the fake request
+ * holds, the one fake_rq() built last (all share one buffer).
+ */
 static int drv_setup(__u64 rq, __u32 dev, __u32 nsegs, __u32 inl, bool chained,
 		     __u32 cbytes, int err, bool retry, __u64 setup_ns)
 {
-	__u64 a[10] = { rq, dev, 0, nsegs, inl, chained, cbytes, (__u32)err, retry, setup_ns };
+	const struct fake_spec *f = &fake->bss->spec;
+	__u64 a[12] = { rq, dev, 0, nsegs, inl, chained, cbytes, (__u32)err, retry, setup_ns,
+			f->cmd_flags, f->data_len };
 
-	return run(skel->progs.drv_setup, a, 10);
+	if (rq_progs)
+		return run(skel->progs.drv_setup_rq, a, 10);
+	return run(skel->progs.drv_setup, a, 12);
 }
 
 static int drv_complete(__u64 rq, __u32 dev, __u32 nsegs, bool chained, __u32 cbytes,
 			__u8 vstatus, int blk_status)
 {
-	__u64 a[8] = { rq, dev, 0, nsegs, chained, cbytes, vstatus, (__u32)blk_status };
+	const struct fake_spec *f = &fake->bss->spec;
+	__u64 a[11] = { rq, dev, 0, nsegs, chained, cbytes, vstatus, (__u32)blk_status,
+			f->cmd_flags, f->start_time_ns, f->io_start_time_ns };
 
-	return run(skel->progs.drv_complete, a, 8);
+	if (rq_progs)
+		return run(skel->progs.drv_complete_rq, a, 8);
+	return run(skel->progs.drv_complete, a, 11);
 }
 
 static int drv_alloc_fail(__u64 rq, __u32 dev, __u32 nsegs, bool injected)
@@ -452,12 +470,18 @@ static void test_driver(void)
 		result(changed == 0, "drv_unknown_disk_ignored", "%d words changed", changed);
 	}
 
-	/* a bogus request pointer does not fault; op falls back to read, no bytes */
+	/*
+	 * A bogus request pointer: read from, it does not fault (op falls back
+	 * to read, no bytes); the programs that take the arguments never read
+	 * it (the last fake request is a read: its bytes count)
+	 */
+	rq = fake_rq(op_read, 0, 1, 4096, 0, 0, D0_MAJOR, D0_MINOR);
 	get_stats(D0_SLOT, SGL_OP_READ, &b[0]);
 	rc = drv_setup(0x1000, dev, 1, D0_INLINE, false, 0, 0, false, 1);
 	get_stats(D0_SLOT, SGL_OP_READ, &a[0]);
-	result(rc == 0 && a[0].c.requests == b[0].c.requests + 1 && a[0].c.bytes == b[0].c.bytes,
-	       "drv_bogus_rq_pointer", "rc %d requests +%llu bytes +%llu", rc,
+	result(rc == 0 && a[0].c.requests == b[0].c.requests + 1 &&
+	       a[0].c.bytes == b[0].c.bytes + (rq_progs ? 0 : 4096),
+	       rq_progs ? "drv_bogus_rq_pointer" : "drv_rq_pointer_not_read", "rc %d requests +%llu bytes +%llu", rc,
 	       (unsigned long long)(a[0].c.requests - b[0].c.requests),
 	       (unsigned long long)(a[0].c.bytes - b[0].c.bytes));
 
@@ -1004,6 +1028,11 @@ int main(void)
 		goto out;
 	}
 	test_driver();
+	rq_progs = true;
+	name_prefix = "rq_";
+	test_driver();
+	rq_progs = false;
+	name_prefix = "";
 	test_stock();
 	test_stock_flush();
 	test_driver_mode_requeue();

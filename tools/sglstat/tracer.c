@@ -370,6 +370,13 @@ static void set_autoload(struct sglstat_bpf *skel, bool drv, bool stock, bool bt
 {
 	bpf_program__set_autoload(skel->progs.drv_setup, drv);
 	bpf_program__set_autoload(skel->progs.drv_complete, drv);
+	bpf_program__set_autoload(skel->progs.drv_setup_rq, drv);
+	bpf_program__set_autoload(skel->progs.drv_complete_rq, drv);
+	/* one of the two setup/complete pairs: attach_driver_pair() */
+	bpf_program__set_autoattach(skel->progs.drv_setup, false);
+	bpf_program__set_autoattach(skel->progs.drv_complete, false);
+	bpf_program__set_autoattach(skel->progs.drv_setup_rq, false);
+	bpf_program__set_autoattach(skel->progs.drv_complete_rq, false);
 	bpf_program__set_autoload(skel->progs.drv_alloc_fail, drv);
 	bpf_program__set_autoload(skel->progs.stock_issue_btf, stock && btf);
 	bpf_program__set_autoload(skel->progs.stock_complete_btf, stock && btf);
@@ -377,6 +384,37 @@ static void set_autoload(struct sglstat_bpf *skel, bool drv, bool stock, bool bt
 	bpf_program__set_autoload(skel->progs.stock_issue_raw, stock && !btf);
 	bpf_program__set_autoload(skel->progs.stock_complete_raw, stock && !btf);
 	bpf_program__set_autoload(skel->progs.stock_requeue_raw, !btf);
+}
+
+/*
+ * The driver's setup and complete programs: the pair that takes cmd_flags,
+ * length and times as tracepoint arguments, or, on a module whose
+ * tracepoints end before them (attach refuses a program reading past the
+ * last argument with EINVAL), the pair that reads them from the request.
+ * The links go into the skeleton, which destroys them.
+ */
+static int attach_driver_pair(struct sglstat_bpf *skel)
+{
+	int err;
+
+	skel->links.drv_setup = bpf_program__attach(skel->progs.drv_setup);
+	err = skel->links.drv_setup ? 0 : -errno;
+	if (!err) {
+		skel->links.drv_complete = bpf_program__attach(skel->progs.drv_complete);
+		err = skel->links.drv_complete ? 0 : -errno;
+		if (!err)
+			return 0;
+		bpf_link__destroy(skel->links.drv_setup);
+		skel->links.drv_setup = NULL;
+	}
+	if (err != -EINVAL)
+		return err;
+	fprintf(stderr, "sglstat: this virtio_blk_sgl's tracepoints lack the appended arguments (an older module): reading the request instead, at a higher cost per I/O\n");
+	skel->links.drv_setup_rq = bpf_program__attach(skel->progs.drv_setup_rq);
+	if (!skel->links.drv_setup_rq)
+		return -errno;
+	skel->links.drv_complete_rq = bpf_program__attach(skel->progs.drv_complete_rq);
+	return skel->links.drv_complete_rq ? 0 : -errno;
 }
 
 const char *sgl_tracer_describe(const struct sgl_tracer *t)
@@ -463,6 +501,8 @@ int sgl_tracer_open(struct sgl_tracer *t, const struct sgl_tracer_opts *o)
 		return err;
 
 	err = sglstat_bpf__attach(t->skel);
+	if (!err && t->drv)
+		err = attach_driver_pair(t->skel);
 	if (err) {
 		if (t->drv)
 			fprintf(stderr, "sglstat: cannot attach to the virtio_blk_sgl tracepoints: %s (is the virtio_blk_sgl module loaded?)\n",

@@ -70,6 +70,13 @@ if ! start_sglstat drv --mode driver -d $D; then
 	fail start "$(cat "$OUT/drv.err")"; exit 0
 fi
 check "mode-line" grep -q '^sglstat: mode driver' "$OUT/drv.err"
+# this module passes the request's fields as tracepoint arguments: the
+# programs attached are the ones that take them, not the request readers
+links=$(bpftool link show -j 2>/dev/null | jq -r '.[] | select(.type == "raw_tracepoint") | .prog_id' |
+	while read -r id; do bpftool prog show id "$id" -j | jq -r .name; done | sort | tr '\n' ' ')
+check "attached-argument-programs ($links)" sh -c "echo '$links' | grep -qw drv_setup && echo '$links' | grep -qw drv_complete &&
+	! echo '$links' | grep -q '_rq '"
+check no-older-module-note sh -c "! grep -q 'lack the appended arguments' '$OUT/drv.err'"
 T=/sys/kernel/tracing
 echo > $T/trace
 echo 1 > $T/events/virtio_blk_sgl/virtio_blk_sgl_setup/enable
