@@ -102,10 +102,10 @@ static inline int vsgl_set_write_cache(struct request_queue *q, bool wce)
 }
 #endif
 
-/* Find @n virtqueues that all complete through @cb. */
+/* Find @n virtqueues; all but the last @n_poll complete through @cb. */
 static inline int vsgl_find_vqs(struct virtio_device *vdev, unsigned int n,
 				struct virtqueue **vqs, vq_callback_t *cb,
-				const char * const *names,
+				unsigned int n_poll, const char * const *names,
 				struct irq_affinity *desc)
 {
 #ifdef VSGL_HAVE_VQ_INFO
@@ -122,9 +122,9 @@ static inline int vsgl_find_vqs(struct virtio_device *vdev, unsigned int n,
 	for (i = 0; i < n; i++) {
 #ifdef VSGL_HAVE_VQ_INFO
 		info[i].name = names[i];
-		info[i].callback = cb;
+		info[i].callback = i < n - n_poll ? cb : NULL;
 #else
-		info[i] = cb;
+		info[i] = i < n - n_poll ? cb : NULL;
 #endif
 	}
 #ifdef VSGL_HAVE_VQ_INFO

@@ -120,6 +120,11 @@ module_param_cb(num_request_queues, &vsgl_nrq_ops, &num_request_queues, 0444);
 MODULE_PARM_DESC(num_request_queues,
 		 "Limit the number of request queues (0 = number of CPUs)");
 
+static unsigned int poll_queues;
+module_param_cb(poll_queues, &vsgl_nrq_ops, &poll_queues, 0444);
+MODULE_PARM_DESC(poll_queues,
+		 "Request queues for polled I/O, without interrupts (default 0; at most one less than the request queues)");
+
 static unsigned int queue_depth;
 module_param_cb(queue_depth, &vsgl_depth_ops, &queue_depth, 0444);
 MODULE_PARM_DESC(queue_depth,
@@ -199,7 +204,7 @@ struct vsgl_vq {
 	spinlock_t lock;
 	bool dead;
 	unsigned long last_done;	/* jiffies of the last completion */
-	char name[16];
+	char name[24];		/* "req_poll.%u" */
 } ____cacheline_aligned_in_smp;
 
 struct vsgl_dev {
@@ -217,6 +222,8 @@ struct vsgl_dev {
 
 	unsigned int num_vqs;
 	struct vsgl_vq *vqs;
+	/* hardware queues per blk-mq map: default, read (none), poll */
+	unsigned int io_queues[HCTX_MAX_TYPES];
 
 	unsigned int max_segments;
 	unsigned int inline_sg;	/* inline SG entries per PDU in force */
@@ -668,6 +675,27 @@ static blk_status_t vsgl_result(struct vsgl_dev *vblk, struct request *rq,
 	}
 }
 
+/* What every completion does before the request goes back to blk-mq. */
+static void vsgl_finish_rq(struct vsgl_dev *vblk, struct request *rq,
+			   struct vsgl_req *vbr, u8 vstatus, blk_status_t sts)
+{
+	trace_virtio_blk_sgl_complete(rq, vblk->devt, rq->mq_hctx->queue_num,
+				      vbr->nsegs, vbr->chained,
+				      vbr->chained_bytes, vstatus,
+				      (__force int)sts,
+				      (__force u32)rq->cmd_flags,
+				      rq->start_time_ns, rq->io_start_time_ns);
+	vsgl_unmap_data(vblk, vbr);
+	vsgl_free_ranges(vbr);
+	vbr->reissues = 0;
+	/* Like requests_mapped, the internal GET_ID is not counted. */
+	if (req_op(rq) != REQ_OP_DRV_IN) {
+		vsgl_count(vblk, completed);
+		if (sts)
+			vsgl_count(vblk, io_errors);
+	}
+}
+
 static void vsgl_complete_rq(struct request *rq)
 {
 	struct vsgl_dev *vblk = rq->q->queuedata;
@@ -685,23 +713,30 @@ static void vsgl_complete_rq(struct request *rq)
 		return;
 	}
 	sts = vsgl_result(vblk, rq, vbr, vstatus);
-
-	trace_virtio_blk_sgl_complete(rq, vblk->devt, rq->mq_hctx->queue_num,
-				      vbr->nsegs, vbr->chained,
-				      vbr->chained_bytes, vstatus,
-				      (__force int)sts,
-				      (__force u32)rq->cmd_flags,
-				      rq->start_time_ns, rq->io_start_time_ns);
-	vsgl_unmap_data(vblk, vbr);
-	vsgl_free_ranges(vbr);
-	vbr->reissues = 0;
-	/* Like requests_mapped, the internal GET_ID is not counted. */
-	if (req_op(rq) != REQ_OP_DRV_IN) {
-		vsgl_count(vblk, completed);
-		if (sts)
-			vsgl_count(vblk, io_errors);
-	}
+	vsgl_finish_rq(vblk, rq, vbr, vstatus, sts);
 	blk_mq_end_request(rq, sts);
+}
+
+static void vsgl_complete_batch(struct io_comp_batch *iob)
+{
+	struct request *rq;
+
+	rq_list_for_each(&iob->req_list, rq)
+		vsgl_finish_rq(rq->q->queuedata, rq, blk_mq_rq_to_pdu(rq),
+			       VIRTIO_BLK_S_OK, BLK_STS_OK);
+	blk_mq_end_request_batch(iob);
+}
+
+/*
+ * A request the device completed as it should, with nothing else to do
+ * (no reset took it back, the used length is the expected one): it may
+ * end in a batch, without vsgl_result()'s checks and messages.
+ */
+static bool vsgl_plain_success(struct vsgl_req *vbr)
+{
+	return !vbr->reissue && !vbr->aborted &&
+	       vbr->used_len == vbr->in_len &&
+	       READ_ONCE(vbr->status) == VIRTIO_BLK_S_OK;
 }
 
 /* Called with vq->lock held. */
@@ -746,6 +781,35 @@ static void vsgl_done(struct virtqueue *vq)
 	/* Queues stopped on a full ring can go again. */
 	if (done)
 		blk_mq_start_stopped_hw_queues(vblk->disk->queue, true);
+}
+
+/* mq_ops->poll of the poll queues, which have no interrupt. */
+static int vsgl_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
+{
+	struct vsgl_dev *vblk = hctx->queue->queuedata;
+	struct vsgl_vq *vq = &vblk->vqs[hctx->queue_num];
+	struct vsgl_req *vbr;
+	unsigned long flags;
+	unsigned int len;
+	int found = 0;
+
+	spin_lock_irqsave(&vq->lock, flags);
+	while ((vbr = virtqueue_get_buf(vq->vq, &len)) != NULL) {
+		struct request *rq = blk_mq_rq_from_pdu(vbr);
+
+		vbr->used_len = len;
+		vsgl_test_used(&vbr->status, &vbr->used_len);
+		found++;
+		if (blk_mq_complete_request_remote(rq))
+			continue;
+		if (!vsgl_plain_success(vbr) ||
+		    !blk_mq_add_to_batch(rq, iob, false, vsgl_complete_batch))
+			vsgl_complete_rq(rq);
+	}
+	if (found)
+		vq->last_done = jiffies;
+	spin_unlock_irqrestore(&vq->lock, flags);
+	return found;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1001,8 +1065,25 @@ static int vsgl_init_request(struct blk_mq_tag_set *set, struct request *rq,
 static void vsgl_map_queues(struct blk_mq_tag_set *set)
 {
 	struct vsgl_dev *vblk = set->driver_data;
+	unsigned int i, offset = 0;
 
-	blk_mq_virtio_map_queues(&set->map[HCTX_TYPE_DEFAULT], vblk->vdev, 0);
+	for (i = 0; i < set->nr_maps; i++) {
+		struct blk_mq_queue_map *map = &set->map[i];
+
+		map->nr_queues = vblk->io_queues[i];
+		map->queue_offset = offset;
+		offset += map->nr_queues;
+		if (!map->nr_queues)
+			continue;
+		/*
+		 * The interrupt of a regular queue decides its CPUs; a poll
+		 * queue has none, so blk-mq spreads it.
+		 */
+		if (i == HCTX_TYPE_POLL)
+			blk_mq_map_queues(map);
+		else
+			blk_mq_virtio_map_queues(map, vblk->vdev, 0);
+	}
 }
 
 static const struct blk_mq_ops vsgl_mq_ops = {
@@ -1012,6 +1093,7 @@ static const struct blk_mq_ops vsgl_mq_ops = {
 	.timeout	= vsgl_timeout,
 	.init_request	= vsgl_init_request,
 	.map_queues	= vsgl_map_queues,
+	.poll		= vsgl_poll,
 };
 
 /* ---------------------------------------------------------------------- */
@@ -1515,13 +1597,19 @@ static int vsgl_init_vqs(struct vsgl_dev *vblk)
 	if (!vqs || !names)
 		goto out;
 
+	/* as in-tree: the poll queues are the last ones, without a callback */
 	for (i = 0; i < n; i++) {
-		snprintf(vblk->vqs[i].name, sizeof(vblk->vqs[i].name),
-			 "req.%u", i);
+		if (i < n - vblk->io_queues[HCTX_TYPE_POLL])
+			snprintf(vblk->vqs[i].name, sizeof(vblk->vqs[i].name),
+				 "req.%u", i);
+		else
+			snprintf(vblk->vqs[i].name, sizeof(vblk->vqs[i].name),
+				 "req_poll.%u", i);
 		names[i] = vblk->vqs[i].name;
 	}
 
-	err = vsgl_find_vqs(vblk->vdev, n, vqs, vsgl_done, names, &desc);
+	err = vsgl_find_vqs(vblk->vdev, n, vqs, vsgl_done,
+			    vblk->io_queues[HCTX_TYPE_POLL], names, &desc);
 	if (err)
 		goto out;
 
@@ -1795,6 +1883,9 @@ static int vsgl_probe(struct virtio_device *vdev)
 		goto out_ida;
 
 	vblk->num_vqs = vsgl_num_queues(vdev);
+	vblk->io_queues[HCTX_TYPE_POLL] = min(poll_queues, vblk->num_vqs - 1);
+	vblk->io_queues[HCTX_TYPE_DEFAULT] =
+		vblk->num_vqs - vblk->io_queues[HCTX_TYPE_POLL];
 	vblk->vqs = kcalloc(vblk->num_vqs, sizeof(*vblk->vqs), GFP_KERNEL);
 	if (!vblk->vqs)
 		goto out_stats;
@@ -1816,7 +1907,8 @@ static int vsgl_probe(struct virtio_device *vdev)
 	vblk->tag_set.cmd_size = struct_size((struct vsgl_req *)NULL, sg,
 					     vblk->inline_sg);
 	vblk->tag_set.driver_data = vblk;
-	vblk->tag_set.nr_maps = 1;
+	vblk->tag_set.nr_maps = vblk->io_queues[HCTX_TYPE_POLL] ?
+				HCTX_MAX_TYPES : 1;
 	vblk->tag_set.timeout = reset_timeout * HZ;	/* 0: the default 30 s */
 
 	err = vsgl_fill_limits(vblk, &lim);
