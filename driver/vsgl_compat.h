@@ -102,6 +102,30 @@ static inline int vsgl_set_write_cache(struct request_queue *q, bool wce)
 }
 #endif
 
+/*
+ * The request lists of mq_ops->queue_rqs: a bare struct request * chain in
+ * 6.1, struct rq_list (head and tail) since 6.12's backport of 6.13's.
+ */
+#ifdef VSGL_HAVE_RQ_LIST
+typedef struct rq_list vsgl_rq_list;
+
+static inline void vsgl_rq_list_set(struct rq_list *l, struct request *head,
+				    struct request *tail)
+{
+	l->head = head;
+	l->tail = tail;
+}
+#else
+typedef struct request *vsgl_rq_list;
+
+static inline void vsgl_rq_list_set(struct request **l, struct request *head,
+				    struct request *tail)
+{
+	*l = head;
+}
+#endif
+#define vsgl_rq_pop(l)	rq_list_pop(l)
+
 /* Find @n virtqueues; all but the last @n_poll complete through @cb. */
 static inline int vsgl_find_vqs(struct virtio_device *vdev, unsigned int n,
 				struct virtqueue **vqs, vq_callback_t *cb,

@@ -263,6 +263,7 @@ struct vsgl_req {
 	u8 reissue:1;		/* taken back by a reset: requeue it */
 	u8 reissues;		/* times a reset re-issued this request */
 	u16 nsegs;		/* segments the sg_table was sized for */
+	u16 nents;		/* SG entries blk_rq_map_sg() filled */
 	u32 chained_bytes;	/* sg_pool bytes held (sgl_model.h) */
 	u32 in_len;		/* bytes the device must write: data + status */
 	u32 used_len;		/* bytes the device said it wrote */
@@ -533,15 +534,11 @@ static int vsgl_add_req(struct virtqueue *vq, struct vsgl_req *vbr,
 	return virtqueue_add_sgs(vq, sgs, num_out, num_in, vbr, GFP_ATOMIC);
 }
 
-static blk_status_t vsgl_queue_rq(struct blk_mq_hw_ctx *hctx,
-				  const struct blk_mq_queue_data *bd)
+/* Header, data and start: all a request needs before it goes on a ring. */
+static blk_status_t vsgl_prep_rq(struct vsgl_dev *vblk,
+				 struct blk_mq_hw_ctx *hctx, struct request *rq,
+				 struct vsgl_req *vbr)
 {
-	struct vsgl_dev *vblk = hctx->queue->queuedata;
-	struct vsgl_vq *vq = &vblk->vqs[hctx->queue_num];
-	struct request *rq = bd->rq;
-	struct vsgl_req *vbr = blk_mq_rq_to_pdu(rq);
-	bool notify = false, internal, chained, reissued;
-	unsigned long flags;
 	blk_status_t sts;
 	int ret;
 
@@ -558,24 +555,61 @@ static blk_status_t vsgl_queue_rq(struct blk_mq_hw_ctx *hctx,
 		vbr->map_failed = 0;
 		return BLK_STS_IOERR;
 	}
-
+	vbr->nents = ret;
 	blk_mq_start_request(rq);
+	return BLK_STS_OK;
+}
 
-	/*
-	 * Once on the ring the request may complete, and even be reused, on
-	 * another CPU at any moment: read what the counters need now.
-	 */
-	internal = req_op(rq) == REQ_OP_DRV_IN;
+/*
+ * Once on the ring a request may complete, and even be reused, on another
+ * CPU at any moment: what the counters need is read before.  A request a
+ * reset re-issued was counted when first sent; GET_ID is not counted.
+ */
+static bool vsgl_counts_as_new(struct request *rq, struct vsgl_req *vbr)
+{
+	return req_op(rq) != REQ_OP_DRV_IN && !vbr->reissues;
+}
+
+static void vsgl_count_sent(struct vsgl_dev *vblk, bool new, bool chained)
+{
+	if (new) {
+		vsgl_count(vblk, mapped);
+		if (chained)
+			vsgl_count(vblk, chained);
+	}
+}
+
+static void vsgl_unprep_rq(struct vsgl_dev *vblk, struct vsgl_req *vbr)
+{
+	vsgl_unmap_data(vblk, vbr);
+	vsgl_free_ranges(vbr);
+}
+
+static blk_status_t vsgl_queue_rq(struct blk_mq_hw_ctx *hctx,
+				  const struct blk_mq_queue_data *bd)
+{
+	struct vsgl_dev *vblk = hctx->queue->queuedata;
+	struct vsgl_vq *vq = &vblk->vqs[hctx->queue_num];
+	struct request *rq = bd->rq;
+	struct vsgl_req *vbr = blk_mq_rq_to_pdu(rq);
+	bool notify = false, new, chained;
+	unsigned long flags;
+	blk_status_t sts;
+	int ret;
+
+	sts = vsgl_prep_rq(vblk, hctx, rq, vbr);
+	if (unlikely(sts))
+		return sts;
+	new = vsgl_counts_as_new(rq, vbr);
 	chained = vbr->chained;
-	reissued = vbr->reissues;
 
 	spin_lock_irqsave(&vq->lock, flags);
 	if (unlikely(vq->dead)) {
 		spin_unlock_irqrestore(&vq->lock, flags);
 		sts = BLK_STS_IOERR;
-		goto out_unmap;
+		goto out_unprep;
 	}
-	ret = vsgl_add_req(vq->vq, vbr, ret, rq_data_dir(rq) == READ);
+	ret = vsgl_add_req(vq->vq, vbr, vbr->nents, rq_data_dir(rq) == READ);
 	if (unlikely(ret)) {
 		/* Let the device drain what is queued, then try again. */
 		virtqueue_kick(vq->vq);
@@ -588,7 +622,7 @@ static blk_status_t vsgl_queue_rq(struct blk_mq_hw_ctx *hctx,
 			sts = BLK_STS_RESOURCE;
 		else
 			sts = BLK_STS_IOERR;
-		goto out_unmap;
+		goto out_unprep;
 	}
 	if (bd->last && virtqueue_kick_prepare(vq->vq))
 		notify = true;
@@ -596,18 +630,86 @@ static blk_status_t vsgl_queue_rq(struct blk_mq_hw_ctx *hctx,
 
 	if (notify)
 		virtqueue_notify(vq->vq);
-	/* A request a reset re-issued was counted when first sent. */
-	if (!internal && !reissued) {
-		vsgl_count(vblk, mapped);
-		if (chained)
-			vsgl_count(vblk, chained);
-	}
+	vsgl_count_sent(vblk, new, chained);
 	return BLK_STS_OK;
 
-out_unmap:
-	vsgl_unmap_data(vblk, vbr);
-	vsgl_free_ranges(vbr);
+out_unprep:
+	vsgl_unprep_rq(vblk, vbr);
 	return sts;
+}
+
+/*
+ * Put prepared requests of one hardware queue (linked by rq_next) on its
+ * ring under one lock, with one notification.  One that does not fit (or
+ * meets a dead queue) goes back to blk-mq's requeue list, and from there
+ * through queue_rq, which knows what to do with it.
+ */
+static void vsgl_send_batch(struct blk_mq_hw_ctx *hctx, struct request *rq)
+{
+	struct vsgl_dev *vblk = hctx->queue->queuedata;
+	struct vsgl_vq *vq = &vblk->vqs[hctx->queue_num];
+	struct request *next;
+	unsigned long flags;
+	bool notify;
+
+	spin_lock_irqsave(&vq->lock, flags);
+	for (; rq; rq = next) {
+		struct vsgl_req *vbr = blk_mq_rq_to_pdu(rq);
+		bool new = vsgl_counts_as_new(rq, vbr), chained = vbr->chained;
+
+		next = rq->rq_next;
+		if (unlikely(vq->dead) ||
+		    vsgl_add_req(vq->vq, vbr, vbr->nents, rq_data_dir(rq) == READ)) {
+			vsgl_unprep_rq(vblk, vbr);
+			blk_mq_requeue_request(rq, true);
+			continue;
+		}
+		vsgl_count_sent(vblk, new, chained);
+	}
+	notify = !vq->dead && virtqueue_kick_prepare(vq->vq);
+	spin_unlock_irqrestore(&vq->lock, flags);
+	if (notify)
+		virtqueue_notify(vq->vq);
+}
+
+/*
+ * mq_ops->queue_rqs: a plug's requests at once (blk-mq passes them grouped
+ * by hardware queue).  Each is prepared on its own and each run of one
+ * hardware queue sent as a batch; one that cannot be prepared stays in
+ * @rqlist, which blk-mq then issues through queue_rq.
+ */
+static void vsgl_queue_rqs(vsgl_rq_list *rqlist)
+{
+	struct request *rq, *batch = NULL, **batch_tail = &batch;
+	struct request *left = NULL, *left_last = NULL;
+	struct blk_mq_hw_ctx *hctx = NULL;
+
+	while ((rq = vsgl_rq_pop(rqlist)) != NULL) {
+		struct vsgl_req *vbr = blk_mq_rq_to_pdu(rq);
+
+		if (hctx && rq->mq_hctx != hctx) {
+			vsgl_send_batch(hctx, batch);
+			batch = NULL;
+			batch_tail = &batch;
+		}
+		hctx = rq->mq_hctx;
+		/* as the driver tag allocation of the queue_rq path does */
+		hctx->tags->rqs[rq->tag] = rq;
+		rq->rq_next = NULL;
+		if (vsgl_prep_rq(hctx->queue->queuedata, hctx, rq, vbr)) {
+			if (left_last)
+				left_last->rq_next = rq;
+			else
+				left = rq;
+			left_last = rq;
+			continue;
+		}
+		*batch_tail = rq;
+		batch_tail = &rq->rq_next;
+	}
+	if (batch)
+		vsgl_send_batch(hctx, batch);
+	vsgl_rq_list_set(rqlist, left, left_last);
 }
 
 static void vsgl_commit_rqs(struct blk_mq_hw_ctx *hctx)
@@ -1088,6 +1190,7 @@ static void vsgl_map_queues(struct blk_mq_tag_set *set)
 
 static const struct blk_mq_ops vsgl_mq_ops = {
 	.queue_rq	= vsgl_queue_rq,
+	.queue_rqs	= vsgl_queue_rqs,
 	.commit_rqs	= vsgl_commit_rqs,
 	.complete	= vsgl_complete_rq,
 	.timeout	= vsgl_timeout,

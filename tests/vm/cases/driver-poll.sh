@@ -1,6 +1,6 @@
 # guest-run-args: --disks 1 --disk-size 64M --smp 2 --modparams "poll_queues=1" --timeout 300
-# expect-results: 18 (at least; tests/vm/run-cases fails the case with fewer result lines)
-# expect-results@6.12: 16
+# expect-results: 23 (at least; tests/vm/run-cases fails the case with fewer result lines)
+# expect-results@6.12: 21
 # guest-run-kernels: 6.1 6.12
 # Polled I/O on a poll queue (poll_queues=1: of the disk's two request
 # queues the second has no interrupt and is reaped by mq_ops->poll), as on
@@ -89,6 +89,25 @@ else
 fi
 polled control-pvsync2 --ioengine=pvsync2
 check_eq "control-pvsync2-hipri-verify ($IRQ_DELTA interrupts)" 0 $?
+
+# batched submission (mq_ops->queue_rqs): libaio hands the block layer 16
+# requests per io_submit under one plug, which (scheduler none) passes
+# them to queue_rqs at once; a kprobe counts the calls
+T=/sys/kernel/tracing
+echo none >$Q/scheduler
+echo 'p:vsgl_qrs vsgl_queue_rqs' >>$T/kprobe_events
+echo >$T/trace
+echo 1 >$T/events/kprobes/vsgl_qrs/enable
+m0=$(sgl_get $D requests_mapped) b0=$(blk_ios $D)
+fio --name=batch --filename=$DEV --direct=1 --rw=randwrite --bs=4k --size=4M --offset=24M --ioengine=libaio \
+	--iodepth=32 --iodepth_batch_submit=16 --iodepth_batch_complete_min=1 --verify=crc32c --output="$OUT/batch.txt"
+check_eq queue_rqs-fio-verify 0 $?
+echo 0 >$T/events/kprobes/vsgl_qrs/enable
+calls=$(grep -c 'vsgl_qrs:' $T/trace)
+echo '-:vsgl_qrs' >>$T/kprobe_events
+check "queue_rqs-used ($calls calls)" [ "$calls" -gt 10 ]
+check_eq queue_rqs/mapped-equals-block-layer $(($(blk_ios $D) - b0)) $(($(sgl_get $D requests_mapped) - m0))
+io_ok queue_rqs
 
 bad=$(dmesg | tail -n +$((klines + 1)) | grep -m1 -E 'WARNING:|BUG:|Oops|Call Trace|blocked for more than')
 check "kernel-clean${bad:+ ($bad)}" [ -z "$bad" ]
