@@ -561,9 +561,11 @@ static blk_status_t vsgl_prep_rq(struct vsgl_dev *vblk,
 }
 
 /*
- * Once on the ring a request may complete, and even be reused, on another
- * CPU at any moment: what the counters need is read before.  A request a
- * reset re-issued was counted when first sent; GET_ID is not counted.
+ * Counted before the request goes on the ring, where it may complete (and
+ * even be reused) on another CPU at once: a reader never sees more
+ * requests completed than mapped.  A request a reset re-issued was counted
+ * when first sent; GET_ID is not counted.  vsgl_uncount_sent() takes it
+ * back when the ring refuses the request (blk-mq sends it again).
  */
 static bool vsgl_counts_as_new(struct request *rq, struct vsgl_req *vbr)
 {
@@ -576,6 +578,15 @@ static void vsgl_count_sent(struct vsgl_dev *vblk, bool new, bool chained)
 		vsgl_count(vblk, mapped);
 		if (chained)
 			vsgl_count(vblk, chained);
+	}
+}
+
+static void vsgl_uncount_sent(struct vsgl_dev *vblk, bool new, bool chained)
+{
+	if (new) {
+		this_cpu_dec(vblk->stats->mapped);
+		if (chained)
+			this_cpu_dec(vblk->stats->chained);
 	}
 }
 
@@ -602,6 +613,7 @@ static blk_status_t vsgl_queue_rq(struct blk_mq_hw_ctx *hctx,
 		return sts;
 	new = vsgl_counts_as_new(rq, vbr);
 	chained = vbr->chained;
+	vsgl_count_sent(vblk, new, chained);
 
 	spin_lock_irqsave(&vq->lock, flags);
 	if (unlikely(vq->dead)) {
@@ -630,10 +642,10 @@ static blk_status_t vsgl_queue_rq(struct blk_mq_hw_ctx *hctx,
 
 	if (notify)
 		virtqueue_notify(vq->vq);
-	vsgl_count_sent(vblk, new, chained);
 	return BLK_STS_OK;
 
 out_unprep:
+	vsgl_uncount_sent(vblk, new, chained);
 	vsgl_unprep_rq(vblk, vbr);
 	return sts;
 }
@@ -658,13 +670,13 @@ static void vsgl_send_batch(struct blk_mq_hw_ctx *hctx, struct request *rq)
 		bool new = vsgl_counts_as_new(rq, vbr), chained = vbr->chained;
 
 		next = rq->rq_next;
+		vsgl_count_sent(vblk, new, chained);
 		if (unlikely(vq->dead) ||
 		    vsgl_add_req(vq->vq, vbr, vbr->nents, rq_data_dir(rq) == READ)) {
+			vsgl_uncount_sent(vblk, new, chained);
 			vsgl_unprep_rq(vblk, vbr);
 			blk_mq_requeue_request(rq, true);
-			continue;
 		}
-		vsgl_count_sent(vblk, new, chained);
 	}
 	notify = !vq->dead && virtqueue_kick_prepare(vq->vq);
 	spin_unlock_irqrestore(&vq->lock, flags);

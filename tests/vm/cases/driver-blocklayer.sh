@@ -57,7 +57,7 @@ check_eq discard-sectors-accounted $sum $(($(stat_f 14) - s0))
 # split at 128 sectors: at least one request per 128, at most one more per
 # range where the discard granularity moves a boundary
 nreq=$(($(stat_f 12) - n0))
-check "discard-split-by-max ($nreq requests, $nmin..$((nmin + nr)))" [ $nreq -ge $nmin ] && [ $nreq -le $((nmin + nr)) ]
+check "discard-split-by-max ($nreq requests, $nmin..$((nmin + nr)))" [ $nreq -ge $nmin -a $nreq -le $((nmin + nr)) ]
 accounted discard "$m0" "$b0"
 echo "$dmax0" >$Q/discard_max_bytes
 check_eq discard-max-restored "$dmax0" "$(cat $Q/discard_max_bytes)"
@@ -101,7 +101,7 @@ fio --name=storm --filename=$DEV --rw=randwrite --bs=4k --size=512k --offset=16M
 check_eq flush-storm-fio-verify 0 $?
 flushes=$(($(stat_f 16) - f0))
 # 4 x 128 fsyncs; the flush machinery may merge concurrent ones, never add
-check "flush-storm-flushes-issued ($flushes of 512 fsyncs)" [ "$flushes" -gt 0 ] && [ "$flushes" -le 512 ]
+check "flush-storm-flushes-issued ($flushes of 512 fsyncs)" [ "$flushes" -gt 0 -a "$flushes" -le 512 ]
 echo 0 >$EV/enable
 echo 0 >$EV/filter
 issued=$(grep -c ' block_rq_issue: ' /sys/kernel/tracing/trace)

@@ -1,5 +1,5 @@
 # guest-run-args: --disks 1 --disk-size 64M --smp 2 --timeout 300
-# expect-results: 70 (at least; tests/vm/run-cases fails the case with fewer result lines)
+# expect-results: 71 (at least; tests/vm/run-cases fails the case with fewer result lines)
 # guest-run-kernels: 6.1 6.12
 # guest-run-share: yes
 # virtio_blk_sgl counters against ground truth: requests_mapped against the
@@ -100,3 +100,21 @@ check_eq "mapped-vs-diskstats/flush-discard" $(($1 + $5 + ${12})) "$(sgl_get $D 
 m=$(sgl_get $D requests_mapped)
 cat /sys/block/$D/serial >/dev/null
 check_eq "get-id-not-counted" "$m" "$(sgl_get $D requests_mapped)"
+
+# requests_mapped counts a request before it can complete: sampled under
+# load (one awk reading both files back to back, completed first), completed
+# never exceeds mapped
+fio --name=race --filename=$DEV --rw=randread --bs=4k --size=16M --direct=1 --ioengine=libaio --iodepth=32 \
+	--numjobs=2 --time_based --runtime=4 --output=/dev/null &
+fp=$!
+sleep 0.5
+set -- $(awk -v fc=/sys/block/$D/sgl/requests_completed -v fm=/sys/block/$D/sgl/requests_mapped 'BEGIN {
+	for (i = 0; i < 5000; i++) {
+		getline c < fc; close(fc)
+		getline m < fm; close(fm)
+		if (c + 0 > m + 0) ahead++
+	}
+	print ahead + 0, i
+}')
+wait $fp
+check "completed-never-ahead-of-mapped ($1 of $2 samples)" [ "$1" = 0 -a "$2" = 5000 ]

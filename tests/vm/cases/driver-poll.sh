@@ -1,6 +1,6 @@
 # guest-run-args: --disks 1 --disk-size 64M --smp 2 --modparams "poll_queues=1" --timeout 300
-# expect-results: 23 (at least; tests/vm/run-cases fails the case with fewer result lines)
-# expect-results@6.12: 21
+# expect-results: 24 (at least; tests/vm/run-cases fails the case with fewer result lines)
+# expect-results@6.12: 22
 # guest-run-kernels: 6.1 6.12
 # Polled I/O on a poll queue (poll_queues=1: of the disk's two request
 # queues the second has no interrupt and is reaped by mq_ops->poll), as on
@@ -91,20 +91,30 @@ polled control-pvsync2 --ioengine=pvsync2
 check_eq "control-pvsync2-hipri-verify ($IRQ_DELTA interrupts)" 0 $?
 
 # batched submission (mq_ops->queue_rqs): libaio hands the block layer 16
-# requests per io_submit under one plug, which (scheduler none) passes
-# them to queue_rqs at once; a kprobe counts the calls
+# requests per io_submit under one plug, which (scheduler none) goes to
+# queue_rqs at once; a kprobe counts the calls.  The kprobe goes in and out
+# with CPU 1 offline: patching kernel text while the other vCPU ran hung a
+# TCG guest here (its int3 never retired).
 T=/sys/kernel/tracing
+CPU1=/sys/devices/system/cpu/cpu1/online
+one_cpu() { echo 0 >$CPU1; }
+two_cpus() { echo 1 >$CPU1; }
 echo none >$Q/scheduler
+one_cpu
 echo 'p:vsgl_qrs vsgl_queue_rqs' >>$T/kprobe_events
 echo >$T/trace
 echo 1 >$T/events/kprobes/vsgl_qrs/enable
+two_cpus
 m0=$(sgl_get $D requests_mapped) b0=$(blk_ios $D)
 fio --name=batch --filename=$DEV --direct=1 --rw=randwrite --bs=4k --size=4M --offset=24M --ioengine=libaio \
 	--iodepth=32 --iodepth_batch_submit=16 --iodepth_batch_complete_min=1 --verify=crc32c --output="$OUT/batch.txt"
 check_eq queue_rqs-fio-verify 0 $?
+one_cpu
 echo 0 >$T/events/kprobes/vsgl_qrs/enable
 calls=$(grep -c 'vsgl_qrs:' $T/trace)
 echo '-:vsgl_qrs' >>$T/kprobe_events
+two_cpus
+check_eq cpu1-online-again 1 "$(cat $CPU1)"
 check "queue_rqs-used ($calls calls)" [ "$calls" -gt 10 ]
 check_eq queue_rqs/mapped-equals-block-layer $(($(blk_ios $D) - b0)) $(($(sgl_get $D requests_mapped) - m0))
 io_ok queue_rqs

@@ -79,7 +79,7 @@ for n in stock:$SD drv:$DD; do
 	eval "ni=\$ni_$d nc=\$nc_$d"
 	echo "$mode $d: tracefs issue $ni complete $nc; sglstat requests $req (+$rq requeued), completions $comp, writes $wr/$wc, flushes $fl/$fc" >>"$OUT/summary.txt"
 	# the workload really ran flush sequences: more complete events than issues
-	check "$mode-flush-sequences-seen" [ "$nc" -gt "$ni" ] && [ "$fl" -gt 0 ]
+	check "$mode-flush-sequences-seen" [ "$nc" -gt "$ni" -a "$fl" -gt 0 ]
 	check_eq "$mode-requests-equal-tracefs-issues" "$ni" "$((req + rq))"
 	check_eq "$mode-completions-equal-requests" "$req" "$comp"
 	check_eq "$mode-write-completions-equal-requests" "$wr" "$wc"
