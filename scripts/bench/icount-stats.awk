@@ -43,3 +43,13 @@ function mci(list,    n, a, i, s, ss) {
 	if (H != "" && H < 0) H = 0
 	return n
 }
+# add_run(): file a run's line (layout rw bs qd config round ipio ...) into
+# V, IP (the config's ipio over rounds), cells[1..ncell] and maxround
+function add_run(    cell) {
+	cell = $1 " " $2 " " $3 " " $4
+	if (!(cell in seen)) { seen[cell] = 1; cells[++ncell] = cell }
+	V[cell, $5, $6] = $7
+	IP[cell, $5] = IP[cell, $5] " " $7
+	if ($6 + 0 > maxround) maxround = $6 + 0
+	return cell
+}

@@ -9,13 +9,7 @@
 # - detached instructions per I/O) and sglstat's cost / biolatency's, per
 # round; means with their 95% CI over rounds.
 $7 == "stall" { stalls++; next }
-NF >= 9 {
-	cell = $1 " " $2 " " $3 " " $4
-	if (!(cell in seen)) { seen[cell] = 1; cells[++ncell] = cell }
-	V[cell, $5, $6] = $7
-	IP[cell, $5] = IP[cell, $5] " " $7
-	if ($6 + 0 > maxround) maxround = $6 + 0
-}
+NF >= 9 { add_run() }
 function costs(cell, cfg,    r, l) {	# per-round attached - detached
 	l = ""
 	for (r = 1; r <= maxround; r++)

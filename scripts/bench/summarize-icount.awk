@@ -13,13 +13,9 @@ BEGIN {
 }
 $7 == "stall" { stalls++; stall_list = stall_list sprintf("\n- %s %s %s QD %s, %s, round %s", $1, $2, $3, $4, $5, $6); next }
 NF >= 9 {
-	cell = $1 " " $2 " " $3 " " $4
-	if (!(cell in seen)) { seen[cell] = 1; cells[++ncell] = cell }
-	V[cell, $5, $6] = $7
-	IP[cell, $5] = IP[cell, $5] " " $7
+	cell = add_run()
 	SP[cell, $5] = SP[cell, $5] " " $8
 	if ($9 != "-") CH[cell, $5] = CH[cell, $5] " " $9
-	if ($6 + 0 > maxround) maxround = $6 + 0
 	present[$5] = 1
 }
 END {
