@@ -130,6 +130,35 @@ else
 	p=
 	for l in /dev/disk/by-path/pci-*-part1; do link_is "$l" "$dsrc" && p=$l; done
 	check by-path-data-part "no by-path/pci-*-part1 link to $dsrc" [ -n "$p" ]
+
+	# Those links come from our rule and from nothing else: masked (a
+	# /dev/null of its name in /etc/udev/rules.d), a change event leaves the
+	# data disk without them; unmasked, the next one brings them back. /data
+	# is unmounted meanwhile, its mount unit being bound to the device unit
+	# of the by-uuid link.
+	dlinks="by-uuid=/dev/disk/by-uuid/$duuid by-label=/dev/disk/by-label/fleet-data by-partuuid=/dev/disk/by-partuuid/$puuid
+		by-id-part=/dev/disk/by-id/virtio-$DATA_SERIAL-part1 by-id-disk=/dev/disk/by-id/virtio-$DATA_SERIAL"
+	relink() {
+		udevadm control --reload
+		udevadm trigger --action=change --settle "$dsrc" "/dev/$ddisk"
+	}
+	systemctl stop data.mount
+	ln -s /dev/null /etc/udev/rules.d/60-virtio-blk-sgl.rules
+	relink
+	check rule-masked/fs-still-there "blkid on $dsrc: '$(blkid -s UUID -o value "$dsrc")'" \
+		[ "$(blkid -s UUID -o value "$dsrc")" = "$duuid" ]
+	for l in $dlinks; do
+		check "rule-masked/no-${l%%=*}-data" "${l#*=} -> $(readlink -f "${l#*=}")" sh -c "[ ! -e '${l#*=}' ] && [ ! -L '${l#*=}' ]"
+	done
+	rm /etc/udev/rules.d/60-virtio-blk-sgl.rules
+	relink
+	for l in $dlinks; do
+		want=$dsrc
+		[ "${l%%=*}" = by-id-disk ] && want=/dev/$ddisk
+		check "rule-restored/${l%%=*}-data" "${l#*=} -> $(readlink -f "${l#*=}")" link_is "${l#*=}" "$want"
+	done
+	systemctl start data.mount
+	check rule-restored/data-mounted-by-uuid "/data is on '$(findmnt -no SOURCE /data)'" [ "$(findmnt -no SOURCE /data)" = "$dsrc" ]
 	sync
 	touch $S/boot2.done
 	systemctl poweroff
