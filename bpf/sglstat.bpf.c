@@ -31,6 +31,8 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "sglstat.h"
+/* the traced kernel's, 40 with CONFIG_DEBUG_SG (a CO-RE relocation) */
+#define SGL_ENTRY_BYTES bpf_core_type_size(struct scatterlist)
 #include "sgl_model.h"
 
 #define REQ_OP_MASK_	0xff	/* (1 << REQ_OP_BITS) - 1, REQ_OP_BITS = 8 */

@@ -17,6 +17,7 @@
 #include <linux/scatterlist.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/u64_stats_sync.h>
 #include <linux/virtio.h>
 #include <linux/virtio_blk.h>
 #include <linux/workqueue.h>
@@ -24,17 +25,33 @@
 /* Largest page block blk_mq_alloc_rqs() packs requests into (max_order). */
 #define VSGL_RQS_MAX_ORDER	4
 
-/* Hot-path counters; summed over CPUs when sysfs is read. */
+/*
+ * Hot-path counters, one set per CPU, summed when sysfs is read (64-bit
+ * counters torn on 32-bit hosts are what u64_stats_sync is for).  A request
+ * the ring refused is counted in @mapped and then in @unsent: counters only
+ * grow, and requests_mapped is the difference.
+ */
 struct vsgl_pcpu_stats {
-	u64 mapped;
-	u64 chained;
-	u64 alloc_failures;
-	u64 alloc_injected;
-	u64 retries;
-	u64 completed;
-	u64 io_errors;
-	u64 used_len_mismatch;
-	u64 reissued;
+	struct u64_stats_sync syncp;
+	u64_stats_t mapped;
+	u64_stats_t unsent;
+	u64_stats_t chained;
+	u64_stats_t unsent_chained;
+	u64_stats_t alloc_failures;
+	u64_stats_t alloc_injected;
+	u64_stats_t retries;
+	u64_stats_t completed;
+	u64_stats_t io_errors;
+	u64_stats_t used_len_mismatch;
+	u64_stats_t reissued;
+	/*
+	 * sg_pool bytes held by the requests set up on this CPU, and their
+	 * peak.  A request gives its bytes back to the CPU it took them on,
+	 * possibly from another one (hence atomics, on a line that is shared
+	 * only then); no cache line is shared by all CPUs.
+	 */
+	atomic64_t chained_now;
+	atomic64_t chained_peak;
 };
 
 struct vsgl_vq {
@@ -72,8 +89,6 @@ struct vsgl_dev {
 	struct hd_geometry geo;
 
 	struct vsgl_pcpu_stats __percpu *stats;
-	atomic64_t chained_now;
-	atomic64_t chained_peak;
 
 	/* Capacity changes are handled in process context. */
 	struct work_struct config_work;
@@ -106,6 +121,7 @@ struct vsgl_req {
 	u8 reissues;		/* times a reset re-issued this request */
 	u16 nsegs;		/* segments the sg_table was sized for */
 	u16 nents;		/* SG entries blk_rq_map_sg() filled */
+	u16 chained_cpu;	/* the CPU @chained_bytes were taken on */
 	u32 chained_bytes;	/* sg_pool bytes held (sgl_model.h) */
 	u32 in_len;		/* bytes the device must write: data + status */
 	u32 used_len;		/* bytes the device said it wrote */
@@ -116,12 +132,20 @@ struct vsgl_req {
 	struct scatterlist sg[];	/* inline_sg entries */
 };
 
-#define vsgl_count(vblk, field)	this_cpu_inc((vblk)->stats->field)
+#define vsgl_count(vblk, field)	do {					\
+	struct vsgl_pcpu_stats *s_ = get_cpu_ptr((vblk)->stats);	\
+	unsigned long f_ = u64_stats_update_begin_irqsave(&s_->syncp);	\
+									\
+	u64_stats_inc(&s_->field);					\
+	u64_stats_update_end_irqrestore(&s_->syncp, f_);		\
+	put_cpu_ptr((vblk)->stats);					\
+} while (0)
 
 /* vsgl_main.c */
-void vsgl_chained_add(struct vsgl_dev *vblk, u32 bytes);
+unsigned int vsgl_inline_fit(void);
 
 /* vsgl_sysfs.c */
+u64 vsgl_chained_now(struct vsgl_dev *vblk);
 extern const struct attribute_group *vsgl_attr_groups[];
 int vsgl_update_cache_mode(struct vsgl_dev *vblk);
 

@@ -36,6 +36,7 @@
 #include <linux/virtio_ring.h>
 #include <linux/workqueue.h>
 
+#define SGL_ENTRY_BYTES sizeof(struct scatterlist)
 #include "sgl_model.h"
 #include "vsgl.h"
 #include "vsgl_compat.h"
@@ -183,15 +184,21 @@ static DEFINE_IDA(vsgl_index_ida);
 /* ---------------------------------------------------------------------- */
 /* Request setup                                                           */
 
-void vsgl_chained_add(struct vsgl_dev *vblk, u32 bytes)
+/* Hold @bytes of sg_pool for @vbr, on this CPU's count. */
+static void vsgl_chained_take(struct vsgl_dev *vblk, struct vsgl_req *vbr,
+			      u32 bytes)
 {
-	s64 now = atomic64_add_return(bytes, &vblk->chained_now);
-	s64 peak = atomic64_read(&vblk->chained_peak);
+	int cpu = get_cpu();
+	struct vsgl_pcpu_stats *s = per_cpu_ptr(vblk->stats, cpu);
+	s64 now = atomic64_add_return(bytes, &s->chained_now);
+	s64 peak = atomic64_read(&s->chained_peak);
 
-	while (now > peak) {
-		if (atomic64_try_cmpxchg(&vblk->chained_peak, &peak, now))
-			break;
-	}
+	while (now > peak && !atomic64_try_cmpxchg(&s->chained_peak, &peak, now))
+		;
+	put_cpu();
+	vbr->chained = 1;
+	vbr->chained_bytes = bytes;
+	vbr->chained_cpu = cpu;
 }
 
 /* Release what vsgl_map_data() set up; safe to call when nothing was. */
@@ -200,99 +207,105 @@ static void vsgl_unmap_data(struct vsgl_dev *vblk, struct vsgl_req *vbr)
 	if (vbr->nsegs) {
 		sg_free_table_chained(&vbr->sg_table, vblk->inline_sg);
 		if (vbr->chained)
-			atomic64_sub(vbr->chained_bytes, &vblk->chained_now);
+			atomic64_sub(vbr->chained_bytes,
+				     &per_cpu_ptr(vblk->stats,
+						  vbr->chained_cpu)->chained_now);
 	}
 	vbr->nsegs = 0;
 	vbr->chained = 0;
 	vbr->chained_bytes = 0;
 }
 
+/* Data segments: discard and write-zeroes carry a driver-built range. */
+static unsigned int vsgl_data_segments(struct request *rq)
+{
+	if (req_op(rq) == REQ_OP_DISCARD || req_op(rq) == REQ_OP_WRITE_ZEROES)
+		return 0;
+	return blk_rq_nr_phys_segments(rq);
+}
+
+/*
+ * The inline entries, chained to sg_pool chunks when they are too few.
+ * Failure injection (testing flavour only) spares a request that already
+ * failed once, so that every request makes progress whatever the knobs say
+ * and each injected failure costs exactly one retry.
+ */
+static int vsgl_alloc_sgt(struct vsgl_dev *vblk, struct vsgl_req *vbr,
+			  unsigned int nsegs, bool *injected)
+{
+	unsigned int inline_cnt = vblk->inline_sg;
+
+	*injected = sgl_is_chained(nsegs, inline_cnt) && !vbr->map_failed &&
+		    vsgl_test_fail_chain();
+	if (*injected)
+		return -ENOMEM;
+	vbr->sg_table.sgl = inline_cnt ? vbr->sg : NULL;
+	return sg_alloc_table_chained(&vbr->sg_table, nsegs, vbr->sg_table.sgl,
+				      inline_cnt);
+}
+
+static void vsgl_alloc_failed(struct vsgl_dev *vblk,
+			      struct blk_mq_hw_ctx *hctx, struct request *rq,
+			      unsigned int nsegs, bool injected)
+{
+	vsgl_count(vblk, alloc_failures);
+	if (injected)
+		vsgl_count(vblk, alloc_injected);
+	trace_virtio_blk_sgl_alloc_fail(rq, vblk->devt, hctx->queue_num, nsegs,
+					vblk->inline_sg, -ENOMEM, injected);
+}
+
 /*
  * Map the request's data.  Returns the number of mapped SG entries (0 for
- * requests without data) or -ENOMEM when the chained table could not be
- * allocated; the caller then asks blk-mq to retry.
+ * requests without data), -ENOMEM when the chained table could not be
+ * allocated (blk-mq retries) or -EIO.  The count stays signed and apart
+ * from the unsigned segment count: upstream twice compared an unsigned
+ * count "< 0" (0466a39bd0b6, a26116c1e740).
  */
 static int vsgl_map_data(struct vsgl_dev *vblk, struct blk_mq_hw_ctx *hctx,
 			 struct request *rq, struct vsgl_req *vbr)
 {
-	/*
-	 * Kept unsigned and separate from the signed result: upstream twice
-	 * compared an unsigned segment count "< 0" (0466a39bd0b6,
-	 * a26116c1e740).
-	 */
-	unsigned int nsegs = 0;
-	unsigned int inline_cnt = vblk->inline_sg;
-	bool tracing = trace_virtio_blk_sgl_setup_enabled();
-	bool retry = vbr->map_failed;
-	bool chained = false, injected = false;
-	u32 bytes = 0;
-	u64 t0 = 0;
-	int ret = 0;
+	unsigned int nsegs = vsgl_data_segments(rq);
+	bool injected;
+	int nents;
 
-	if (tracing)
-		t0 = ktime_get_ns();
-
-	vbr->nsegs = 0;
-	vbr->chained = 0;
-	vbr->chained_bytes = 0;
-
-	/* Discard and write-zeroes carry a driver-built range, not data. */
-	if (req_op(rq) != REQ_OP_DISCARD && req_op(rq) != REQ_OP_WRITE_ZEROES)
-		nsegs = blk_rq_nr_phys_segments(rq);
 	if (!nsegs)
-		goto out;
-
-	chained = sgl_is_chained(nsegs, inline_cnt);
-	/*
-	 * Failure injection (testing flavour only).  A request that already
-	 * failed once is exempt, so that every request makes progress whatever
-	 * the knobs say and each injected failure costs exactly one retry.
-	 */
-	if (chained && !retry && vsgl_test_fail_chain()) {
-		injected = true;
-		ret = -ENOMEM;
-	} else {
-		vbr->sg_table.sgl = inline_cnt ? vbr->sg : NULL;
-		ret = sg_alloc_table_chained(&vbr->sg_table, nsegs,
-					     vbr->sg_table.sgl, inline_cnt);
+		return 0;
+	if (unlikely(vsgl_alloc_sgt(vblk, vbr, nsegs, &injected))) {
+		vsgl_alloc_failed(vblk, hctx, rq, nsegs, injected);
+		return -ENOMEM;
 	}
-	if (unlikely(ret)) {
-		vsgl_count(vblk, alloc_failures);
-		if (injected)
-			vsgl_count(vblk, alloc_injected);
-		trace_virtio_blk_sgl_alloc_fail(rq, vblk->devt,
-						hctx->queue_num, nsegs,
-						inline_cnt, ret, injected);
-		vbr->map_failed = 1;
-		chained = false;
-		ret = -ENOMEM;
-		goto out;
-	}
-
 	vbr->nsegs = nsegs;
-	if (chained) {
-		bytes = sgl_chained_bytes(nsegs, inline_cnt);
-		vbr->chained = 1;
-		vbr->chained_bytes = bytes;
-		vsgl_chained_add(vblk, bytes);
-	}
-	ret = blk_rq_map_sg(hctx->queue, rq, vbr->sg_table.sgl);
-	if (WARN_ON_ONCE(ret <= 0 || (unsigned int)ret > nsegs)) {
+	if (sgl_is_chained(nsegs, vblk->inline_sg))
+		vsgl_chained_take(vblk, vbr,
+				  sgl_chained_bytes(nsegs, vblk->inline_sg));
+
+	nents = blk_rq_map_sg(hctx->queue, rq, vbr->sg_table.sgl);
+	if (WARN_ON_ONCE(nents <= 0 || nents > nsegs)) {
 		/* The block layer broke its own segment limit. */
 		vsgl_unmap_data(vblk, vbr);
-		ret = -EIO;
-		chained = false;
-		bytes = 0;
-		goto out;
+		return -EIO;
 	}
-out:
-	if (ret >= 0 && retry) {
-		vbr->map_failed = 0;
+	return nents;
+}
+
+/* vsgl_map_data(), its retry accounting and, when traced, its cost. */
+static int vsgl_setup_data(struct vsgl_dev *vblk, struct blk_mq_hw_ctx *hctx,
+			   struct request *rq, struct vsgl_req *vbr)
+{
+	bool tracing = trace_virtio_blk_sgl_setup_enabled();
+	bool retry = vbr->map_failed;
+	u64 t0 = tracing ? ktime_get_ns() : 0;
+	int ret = vsgl_map_data(vblk, hctx, rq, vbr);
+
+	vbr->map_failed = ret == -ENOMEM;
+	if (ret >= 0 && retry)
 		vsgl_count(vblk, retries);
-	}
 	if (tracing)
 		trace_virtio_blk_sgl_setup(rq, vblk->devt, hctx->queue_num,
-					   nsegs, inline_cnt, chained, bytes,
+					   vsgl_data_segments(rq),
+					   vblk->inline_sg, vbr->chained,
+					   vbr->chained_bytes,
 					   ret < 0 ? ret : 0, retry,
 					   ktime_get_ns() - t0,
 					   (__force u32)rq->cmd_flags,
@@ -450,14 +463,11 @@ static blk_status_t vsgl_prep_rq(struct vsgl_dev *vblk,
 	if (unlikely(sts))
 		return sts;
 
-	ret = vsgl_map_data(vblk, hctx, rq, vbr);
+	ret = vsgl_setup_data(vblk, hctx, rq, vbr);
 	if (unlikely(ret < 0)) {
 		vsgl_free_ranges(vbr);
 		/* Only an allocation failure is worth retrying. */
-		if (ret == -ENOMEM)
-			return BLK_STS_RESOURCE;
-		vbr->map_failed = 0;
-		return BLK_STS_IOERR;
+		return ret == -ENOMEM ? BLK_STS_RESOURCE : BLK_STS_IOERR;
 	}
 	vbr->nents = ret;
 	blk_mq_start_request(rq);
@@ -488,9 +498,9 @@ static void vsgl_count_sent(struct vsgl_dev *vblk, bool new, bool chained)
 static void vsgl_uncount_sent(struct vsgl_dev *vblk, bool new, bool chained)
 {
 	if (new) {
-		this_cpu_dec(vblk->stats->mapped);
+		vsgl_count(vblk, unsent);
 		if (chained)
-			this_cpu_dec(vblk->stats->chained);
+			vsgl_count(vblk, unsent_chained);
 	}
 }
 
@@ -1319,6 +1329,17 @@ static unsigned int vsgl_max_segments(struct vsgl_dev *vblk)
 	return segs;
 }
 
+/*
+ * blk_mq_alloc_rqs() cannot place a request bigger than its largest page
+ * block: the inline entries of a request that fits one.
+ */
+unsigned int vsgl_inline_fit(void)
+{
+	return ((PAGE_SIZE << VSGL_RQS_MAX_ORDER) - cache_line_size() -
+		sizeof(struct request) - sizeof(struct vsgl_req)) /
+	       sizeof(struct scatterlist);
+}
+
 static unsigned int vsgl_inline_count(struct vsgl_dev *vblk)
 {
 	unsigned int n = prealloc ? vblk->max_segments : inline_sg_cnt;
@@ -1340,9 +1361,7 @@ static unsigned int vsgl_inline_count(struct vsgl_dev *vblk)
 	 * page block, so a huge seg_max in prealloc mode would fail the probe:
 	 * cap the inline array so that struct request + PDU fit one block.
 	 */
-	max_fit = ((PAGE_SIZE << VSGL_RQS_MAX_ORDER) - cache_line_size() -
-		   sizeof(struct request) - sizeof(struct vsgl_req)) /
-		  sizeof(struct scatterlist);
+	max_fit = vsgl_inline_fit();
 	if (n > max_fit) {
 		dev_info(&vblk->vdev->dev,
 			 "inline_sg_cnt %u clamped to %u: a request must fit a %lu KiB block\n",
@@ -1510,7 +1529,7 @@ static int vsgl_probe(struct virtio_device *vdev)
 	struct queue_limits lim = { 0 };
 	struct vsgl_dev *vblk;
 	unsigned int i;
-	int err;
+	int cpu, err;
 
 	if (!vdev->config->get) {
 		dev_err(&vdev->dev, "config access is required\n");
@@ -1529,8 +1548,6 @@ static int vsgl_probe(struct virtio_device *vdev)
 	spin_lock_init(&vblk->config_lock);
 	mutex_init(&vblk->kill_lock);
 	mutex_init(&vblk->vdev_mutex);
-	atomic64_set(&vblk->chained_now, 0);
-	atomic64_set(&vblk->chained_peak, 0);
 
 	err = ida_alloc_range(&vsgl_index_ida, 0, VSGL_MAX_DISKS - 1,
 			      GFP_KERNEL);
@@ -1542,6 +1559,8 @@ static int vsgl_probe(struct virtio_device *vdev)
 	vblk->stats = alloc_percpu(struct vsgl_pcpu_stats);
 	if (!vblk->stats)
 		goto out_ida;
+	for_each_possible_cpu(cpu)
+		u64_stats_init(&per_cpu_ptr(vblk->stats, cpu)->syncp);
 
 	vblk->num_vqs = vsgl_num_queues(vdev);
 	vblk->io_queues[HCTX_TYPE_POLL] = min(poll_queues, vblk->num_vqs - 1);
@@ -1666,7 +1685,7 @@ static void vsgl_remove(struct virtio_device *vdev)
 	vsgl_kill(vblk, false);	/* resets the device; no I/O is left */
 	blk_mq_free_tag_set(&vblk->tag_set);
 	vdev->config->del_vqs(vdev);
-	WARN_ON_ONCE(atomic64_read(&vblk->chained_now));
+	WARN_ON_ONCE(vsgl_chained_now(vblk));
 	kfree(vblk->vqs);
 	vblk->vqs = NULL;
 	vdev->priv = NULL;

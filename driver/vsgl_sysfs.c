@@ -252,42 +252,51 @@ static u64 vsgl_pdu_alloc_bytes(struct vsgl_dev *vblk, unsigned int cmd_size)
 	return n;
 }
 
-/* The PDU of the prealloc layout: max_segments inline entries. */
+/*
+ * The PDU of the prealloc layout: max_segments inline entries, as many as
+ * fit a request in one page block (what prealloc mode clamps to).
+ */
 static unsigned int vsgl_prealloc_cmd_size(struct vsgl_dev *vblk)
 {
-	return struct_size((struct vsgl_req *)NULL, sg, vblk->max_segments);
+	return struct_size((struct vsgl_req *)NULL, sg,
+			   min(vblk->max_segments, vsgl_inline_fit()));
 }
 
+/* A per-CPU counter at @off in struct vsgl_pcpu_stats, summed. */
 static u64 vsgl_sum(struct vsgl_dev *vblk, size_t off)
 {
 	u64 sum = 0;
 	int cpu;
 
-	for_each_possible_cpu(cpu)
-		sum += READ_ONCE(*(u64 *)((char *)per_cpu_ptr(vblk->stats, cpu)
-					  + off));
+	for_each_possible_cpu(cpu) {
+		const struct vsgl_pcpu_stats *s = per_cpu_ptr(vblk->stats, cpu);
+		const u64_stats_t *v = (const void *)s + off;
+		unsigned int start;
+		u64 n;
+
+		do {
+			start = u64_stats_fetch_begin(&s->syncp);
+			n = u64_stats_read(v);
+		} while (u64_stats_fetch_retry(&s->syncp, start));
+		sum += n;
+	}
 	return sum;
 }
 
-#define VSGL_STAT_ATTR(name, field)					\
-static ssize_t name##_show(struct device *dev,				\
-			   struct device_attribute *attr, char *buf)	\
-{									\
-	return sysfs_emit(buf, "%llu\n",				\
-			  vsgl_sum(dev_to_vsgl(dev),			\
-				   offsetof(struct vsgl_pcpu_stats, field))); \
-}									\
-static DEVICE_ATTR_RO(name)
+#define vsgl_stat(vblk, field) \
+	vsgl_sum(vblk, offsetof(struct vsgl_pcpu_stats, field))
 
-VSGL_STAT_ATTR(requests_mapped, mapped);
-VSGL_STAT_ATTR(requests_chained, chained);
-VSGL_STAT_ATTR(chain_alloc_failures, alloc_failures);
-VSGL_STAT_ATTR(chain_alloc_injected, alloc_injected);
-VSGL_STAT_ATTR(retries, retries);
-VSGL_STAT_ATTR(requests_completed, completed);
-VSGL_STAT_ATTR(io_errors, io_errors);
-VSGL_STAT_ATTR(used_len_mismatch, used_len_mismatch);
-VSGL_STAT_ATTR(requests_reissued, reissued);
+/*
+ * Sent minus refused by the ring; the refused count is read first, so that
+ * a request refused meanwhile is not taken off before it was counted.
+ */
+static u64 vsgl_sent(struct vsgl_dev *vblk, size_t sent, size_t unsent)
+{
+	u64 refused = vsgl_sum(vblk, unsent);
+
+	smp_rmb();
+	return vsgl_sum(vblk, sent) - refused;
+}
 
 #define VSGL_VAL_ATTR(name, expr)					\
 static ssize_t name##_show(struct device *dev,				\
@@ -299,6 +308,49 @@ static ssize_t name##_show(struct device *dev,				\
 }									\
 static DEVICE_ATTR_RO(name)
 
+#define VSGL_STAT_ATTR(name, field) \
+	VSGL_VAL_ATTR(name, vsgl_stat(vblk, field))
+
+VSGL_VAL_ATTR(requests_mapped,
+	      vsgl_sent(vblk, offsetof(struct vsgl_pcpu_stats, mapped),
+			offsetof(struct vsgl_pcpu_stats, unsent)));
+VSGL_VAL_ATTR(requests_chained,
+	      vsgl_sent(vblk, offsetof(struct vsgl_pcpu_stats, chained),
+			offsetof(struct vsgl_pcpu_stats, unsent_chained)));
+VSGL_STAT_ATTR(chain_alloc_failures, alloc_failures);
+VSGL_STAT_ATTR(chain_alloc_injected, alloc_injected);
+VSGL_STAT_ATTR(retries, retries);
+VSGL_STAT_ATTR(requests_completed, completed);
+VSGL_STAT_ATTR(io_errors, io_errors);
+VSGL_STAT_ATTR(used_len_mismatch, used_len_mismatch);
+VSGL_STAT_ATTR(requests_reissued, reissued);
+
+u64 vsgl_chained_now(struct vsgl_dev *vblk)
+{
+	s64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += atomic64_read(&per_cpu_ptr(vblk->stats, cpu)->chained_now);
+	return max_t(s64, sum, 0);
+}
+
+/*
+ * The sum of the per-CPU peaks: the true peak when one CPU sets up the
+ * chained requests, otherwise never below it and at most nr_cpus times it
+ * (docs/ABI.md).
+ */
+static u64 vsgl_chained_peak(struct vsgl_dev *vblk)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += atomic64_read(&per_cpu_ptr(vblk->stats, cpu)->chained_peak);
+	return sum;
+}
+
+
 VSGL_VAL_ATTR(inline_sg_cnt, vblk->inline_sg);
 VSGL_VAL_ATTR(resets, atomic_read(&vblk->resets));
 VSGL_VAL_ATTR(max_segments, vblk->max_segments);
@@ -309,7 +361,14 @@ VSGL_VAL_ATTR(sg_prealloc_bytes, vsgl_nr_requests_total(vblk) *
 	      vblk->inline_sg * sizeof(struct scatterlist));
 VSGL_VAL_ATTR(sg_full_prealloc_bytes, vsgl_nr_requests_total(vblk) *
 	      vblk->max_segments * sizeof(struct scatterlist));
-VSGL_VAL_ATTR(chained_bytes_now, atomic64_read(&vblk->chained_now));
+VSGL_VAL_ATTR(chained_bytes_now, vsgl_chained_now(vblk));
+/* sglstat's memory model needs it: 40 with CONFIG_DEBUG_SG */
+static ssize_t sg_entry_bytes_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%zu\n", sizeof(struct scatterlist));
+}
+static DEVICE_ATTR_RO(sg_entry_bytes);
 VSGL_VAL_ATTR(pdu_alloc_bytes,
 	      vsgl_pdu_alloc_bytes(vblk, vblk->tag_set.cmd_size));
 VSGL_VAL_ATTR(pdu_alloc_bytes_prealloc,
@@ -321,8 +380,7 @@ static ssize_t chained_bytes_peak_show(struct device *dev,
 {
 	struct vsgl_dev *vblk = dev_to_vsgl(dev);
 
-	return sysfs_emit(buf, "%lld\n",
-			  (long long)atomic64_read(&vblk->chained_peak));
+	return sysfs_emit(buf, "%llu\n", vsgl_chained_peak(vblk));
 }
 
 static ssize_t chained_bytes_peak_store(struct device *dev,
@@ -330,17 +388,20 @@ static ssize_t chained_bytes_peak_store(struct device *dev,
 					const char *buf, size_t count)
 {
 	struct vsgl_dev *vblk = dev_to_vsgl(dev);
+	int cpu, ret;
 	u64 v;
-	int ret;
 
 	ret = kstrtou64(buf, 0, &v);
 	if (ret)
 		return ret;
 	if (v)
 		return -EINVAL;
-	/* The new peak starts from what is held right now. */
-	atomic64_set(&vblk->chained_peak, 0);
-	vsgl_chained_add(vblk, 0);
+	/* The new peaks start from what each CPU holds right now. */
+	for_each_possible_cpu(cpu) {
+		struct vsgl_pcpu_stats *s = per_cpu_ptr(vblk->stats, cpu);
+
+		atomic64_set(&s->chained_peak, atomic64_read(&s->chained_now));
+	}
 	return count;
 }
 static DEVICE_ATTR_RW(chained_bytes_peak);
@@ -353,6 +414,7 @@ static struct attribute *vsgl_sgl_attrs[] = {
 	&dev_attr_nr_requests_total.attr,
 	&dev_attr_sg_prealloc_bytes.attr,
 	&dev_attr_sg_full_prealloc_bytes.attr,
+	&dev_attr_sg_entry_bytes.attr,
 	&dev_attr_requests_mapped.attr,
 	&dev_attr_requests_chained.attr,
 	&dev_attr_chain_alloc_failures.attr,

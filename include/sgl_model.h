@@ -21,7 +21,14 @@
 
 #define SGL_CHUNK_ENTS		128	/* SG_CHUNK_SIZE in lib/sg_pool.c */
 #define SGL_POOL_MIN_ENTS	8	/* the smallest sgpool slab */
-#define SGL_ENTRY_BYTES		32	/* sizeof(struct scatterlist), x86_64 */
+/*
+ * sizeof(struct scatterlist): 32 on x86_64, 40 with CONFIG_DEBUG_SG.  The
+ * driver, the BPF programs (CO-RE) and sglstat (the kernel's BTF) define it
+ * from the kernel they run on before including this file.
+ */
+#ifndef SGL_ENTRY_BYTES
+#define SGL_ENTRY_BYTES		32
+#endif
 
 /* Entries of the sgpool slab object that backs a chunk of @n entries. */
 static inline unsigned int sgl_pool_ents(unsigned int n)

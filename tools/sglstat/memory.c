@@ -24,7 +24,7 @@
 #include <string.h>
 #include "memory.h"
 #include "json.h"
-#include "sgl_model.h"
+#include "entry_bytes.h"
 
 static int read_sched(const char *root, const char *name, char *out, size_t len)
 {

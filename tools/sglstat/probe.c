@@ -126,3 +126,21 @@ int sgl_check_btf(const char *root, const char *btf_path)
 	libbpf_set_print(NULL);
 	return check_kernel_btf(btf_path ? btf_path : path);
 }
+
+unsigned int sgl_btf_sg_entry_bytes(const char *root, const char *btf_path)
+{
+	struct btf *btf;
+	char path[512];
+	__s64 size;
+	int id;
+
+	snprintf(path, sizeof(path), "%s/kernel/btf/vmlinux", root);
+	libbpf_set_print(NULL);
+	btf = btf__parse(btf_path ? btf_path : path, NULL);
+	if (!btf)
+		return 0;
+	id = btf__find_by_name_kind(btf, "scatterlist", BTF_KIND_STRUCT);
+	size = id > 0 ? btf__resolve_size(btf, id) : 0;
+	btf__free(btf);
+	return size > 0 && size < 4096 ? (unsigned int)size : 0;
+}

@@ -15,5 +15,7 @@ bool sgl_probe_tp_btf(void);
  * one line on stderr naming what is missing and the fix.
  */
 int sgl_check_btf(const char *root, const char *btf_path);
+/* sizeof(struct scatterlist) in that BTF; 0 when there is none to read. */
+unsigned int sgl_btf_sg_entry_bytes(const char *root, const char *btf_path);
 
 #endif

@@ -17,6 +17,7 @@
 #include "args.h"
 #include "cmd.h"
 #include "disks.h"
+#include "entry_bytes.h"
 #include "probe.h"
 #include "report.h"
 #include "report_prom.h"
@@ -114,6 +115,7 @@ int main(int argc, char **argv)
 
 	if (sgl_parse_args(argc, argv, &env, 0))
 		return 2;
+	sgl_set_entry_bytes(sgl_btf_sg_entry_bytes(sgl_sysfs_root(), env.btf_path));
 	if (env.memory)
 		return sgl_cmd_memory(&env);
 	if (env.tune && (env.tune_from || env.nr_prom_in || env.prom_query))

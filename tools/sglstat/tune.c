@@ -4,7 +4,7 @@
 #include <string.h>
 #include "tune.h"
 #include "hist.h"
-#include "sgl_model.h"
+#include "entry_bytes.h"
 
 /*
  * Count @c requests whose segment counts lie in [lo, hi] when lo == hi, or in

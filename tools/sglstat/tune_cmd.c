@@ -8,7 +8,7 @@
 #include "disks.h"
 #include "json.h"
 #include "memory.h"
-#include "sgl_model.h"
+#include "entry_bytes.h"
 
 struct sgl_tune_disk *sgl_tune_set_add(struct sgl_tune_set *s)
 {
