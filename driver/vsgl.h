@@ -26,24 +26,25 @@
 #define VSGL_RQS_MAX_ORDER	4
 
 /*
- * Hot-path counters, one set per CPU, summed when sysfs is read (64-bit
- * counters torn on 32-bit hosts are what u64_stats_sync is for).  A request
- * the ring refused is counted in @mapped and then in @unsent: counters only
- * grow, and requests_mapped is the difference.
+ * Hot-path counters, one set per CPU, summed when sysfs is read.  On 64-bit
+ * hosts an increment is one this_cpu instruction and nothing can tear; on
+ * 32-bit ones @syncp lets a reader retry instead of reading half an update.
+ * A request the ring refused is counted in @mapped and then in @unsent:
+ * counters only grow, and requests_mapped is the difference.
  */
 struct vsgl_pcpu_stats {
 	struct u64_stats_sync syncp;
-	u64_stats_t mapped;
-	u64_stats_t unsent;
-	u64_stats_t chained;
-	u64_stats_t unsent_chained;
-	u64_stats_t alloc_failures;
-	u64_stats_t alloc_injected;
-	u64_stats_t retries;
-	u64_stats_t completed;
-	u64_stats_t io_errors;
-	u64_stats_t used_len_mismatch;
-	u64_stats_t reissued;
+	u64 mapped;
+	u64 unsent;
+	u64 chained;
+	u64 unsent_chained;
+	u64 alloc_failures;
+	u64 alloc_injected;
+	u64 retries;
+	u64 completed;
+	u64 io_errors;
+	u64 used_len_mismatch;
+	u64 reissued;
 	/*
 	 * sg_pool bytes held by the requests set up on this CPU, and their
 	 * peak.  A request gives its bytes back to the CPU it took them on,
@@ -132,14 +133,18 @@ struct vsgl_req {
 	struct scatterlist sg[];	/* inline_sg entries */
 };
 
+#if BITS_PER_LONG == 64
+#define vsgl_count(vblk, field)	this_cpu_inc((vblk)->stats->field)
+#else
 #define vsgl_count(vblk, field)	do {					\
 	struct vsgl_pcpu_stats *s_ = get_cpu_ptr((vblk)->stats);	\
 	unsigned long f_ = u64_stats_update_begin_irqsave(&s_->syncp);	\
 									\
-	u64_stats_inc(&s_->field);					\
+	s_->field++;							\
 	u64_stats_update_end_irqrestore(&s_->syncp, f_);		\
 	put_cpu_ptr((vblk)->stats);					\
 } while (0)
+#endif
 
 /* vsgl_main.c */
 unsigned int vsgl_inline_fit(void);

@@ -270,13 +270,13 @@ static u64 vsgl_sum(struct vsgl_dev *vblk, size_t off)
 
 	for_each_possible_cpu(cpu) {
 		const struct vsgl_pcpu_stats *s = per_cpu_ptr(vblk->stats, cpu);
-		const u64_stats_t *v = (const void *)s + off;
+		const u64 *v = (const void *)s + off;
 		unsigned int start;
 		u64 n;
 
 		do {
 			start = u64_stats_fetch_begin(&s->syncp);
-			n = u64_stats_read(v);
+			n = READ_ONCE(*v);
 		} while (u64_stats_fetch_retry(&s->syncp, start));
 		sum += n;
 	}

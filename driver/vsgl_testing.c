@@ -104,6 +104,9 @@ static const char * const vsgl_cfg_names[VSGL_CFG_NR] = {
 	[VSGL_CFG_blk_size]	= "blk_size",
 	[VSGL_CFG_num_queues]	= "num_queues",
 	[VSGL_CFG_max_discard_seg] = "max_discard_seg",
+	[VSGL_CFG_max_secure_erase_sectors] = "max_secure_erase_sectors",
+	[VSGL_CFG_max_secure_erase_seg] = "max_secure_erase_seg",
+	[VSGL_CFG_secure_erase_sector_alignment] = "secure_erase_sector_alignment",
 };
 
 static struct {
@@ -111,7 +114,7 @@ static struct {
 	u64 val[VSGL_CFG_NR];
 } vsgl_test_cfg_vals;
 
-static char vsgl_test_cfg_str[128];
+static char vsgl_test_cfg_str[256];
 
 static int vsgl_set_test_config(const char *val, const struct kernel_param *kp)
 {
@@ -143,7 +146,7 @@ static int vsgl_set_test_config(const char *val, const struct kernel_param *kp)
 	strscpy(vsgl_test_cfg_str, val, sizeof(vsgl_test_cfg_str));
 	return 0;
 bad:
-	pr_err("%s=%s is invalid: expected FIELD=VALUE[,...] with FIELD one of capacity, seg_max, size_max, blk_size, num_queues, max_discard_seg\n",
+	pr_err("%s=%s is invalid: expected FIELD=VALUE[,...] with FIELD one of capacity, seg_max, size_max, blk_size, num_queues, max_discard_seg, max_secure_erase_sectors, max_secure_erase_seg, secure_erase_sector_alignment\n",
 	       kp->name, val);
 	return -EINVAL;
 }

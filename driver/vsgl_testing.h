@@ -26,6 +26,9 @@ enum vsgl_cfg_field {
 	VSGL_CFG_blk_size,
 	VSGL_CFG_num_queues,
 	VSGL_CFG_max_discard_seg,
+	VSGL_CFG_max_secure_erase_sectors,
+	VSGL_CFG_max_secure_erase_seg,
+	VSGL_CFG_secure_erase_sector_alignment,
 	VSGL_CFG_NR,
 };
 
