@@ -521,6 +521,25 @@ static void vsgl_unprep_rq(struct vsgl_dev *vblk, struct vsgl_req *vbr)
 	vsgl_free_ranges(vbr);
 }
 
+/*
+ * A request queue_rq fails for good is ended by blk-mq, not completed
+ * here.  One a reset took back was counted when first sent, so its end is
+ * counted now (a dead disk fails every re-issue), and the PDU, which
+ * outlives the request, forgets its re-issues.
+ */
+static void vsgl_end_unsent(struct vsgl_dev *vblk, struct request *rq,
+			    struct vsgl_req *vbr, blk_status_t sts)
+{
+	if (!vbr->reissues || sts == BLK_STS_RESOURCE ||
+	    sts == BLK_STS_DEV_RESOURCE)
+		return;
+	vbr->reissues = 0;
+	if (req_op(rq) == REQ_OP_DRV_IN)
+		return;
+	vsgl_count(vblk, completed);
+	vsgl_count(vblk, io_errors);
+}
+
 static blk_status_t vsgl_queue_rq(struct blk_mq_hw_ctx *hctx,
 				  const struct blk_mq_queue_data *bd)
 {
@@ -534,8 +553,10 @@ static blk_status_t vsgl_queue_rq(struct blk_mq_hw_ctx *hctx,
 	int ret;
 
 	sts = vsgl_prep_rq(vblk, hctx, rq, vbr);
-	if (unlikely(sts))
+	if (unlikely(sts)) {
+		vsgl_end_unsent(vblk, rq, vbr, sts);
 		return sts;
+	}
 	new = vsgl_counts_as_new(rq, vbr);
 	chained = vbr->chained;
 	vsgl_count_sent(vblk, new, chained);
@@ -572,6 +593,7 @@ static blk_status_t vsgl_queue_rq(struct blk_mq_hw_ctx *hctx,
 out_unprep:
 	vsgl_uncount_sent(vblk, new, chained);
 	vsgl_unprep_rq(vblk, vbr);
+	vsgl_end_unsent(vblk, rq, vbr, sts);
 	return sts;
 }
 
@@ -1735,7 +1757,15 @@ static void vsgl_remove(struct virtio_device *vdev)
 	del_gendisk(vblk->disk);
 	cancel_work_sync(&vblk->reset_work);
 	cancel_work_sync(&vblk->kill_work);
-	vsgl_kill(vblk, false);	/* resets the device; no I/O is left */
+	vsgl_kill(vblk, false);	/* no I/O is left */
+	/*
+	 * A device whose re-initialisation failed was marked dead by the
+	 * reset work, and its reset may not have reached it (a function that
+	 * stopped decoding its BAR drops the write, then answers again): the
+	 * virtio core checks after remove that the status reads 0.
+	 */
+	if (!vsgl_device_gone(vblk))
+		virtio_reset_device(vdev);
 	blk_mq_free_tag_set(&vblk->tag_set);
 	vdev->config->del_vqs(vdev);
 	WARN_ON_ONCE(vsgl_chained_now(vblk));
