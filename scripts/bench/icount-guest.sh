@@ -7,7 +7,12 @@
 # interrupt), not cache or memory-bandwidth effects, which TCG does not model.
 #
 # One line per run in $OUT/icount.txt:
-#   layout rw bs qd config round ipio spin_share chained_pct
+#   layout rw bs qd config round ipio spin_share chained_pct [prog_ipio]
+# prog_ipio, for the sglstat-stats and biolatency-stats configurations only
+# (that tracer attached with kernel.bpf_stats_enabled=1): the run_time_ns
+# its BPF programs accumulated (their prog fds' fdinfo), per I/O the block
+# layer completed over the run's reps; under -icount a nanosecond is an
+# instruction, so this is what the programs themselves execute per I/O
 # where ipio is the cheapest of BENCH_IC_REPS consecutive runs, with the
 # guest's background rate (iobench base, measured once at start) taken out
 # layouts: frag (THP off, memory fragmented by `segbuf hog`, 4 KiB buffer
@@ -25,7 +30,8 @@ QDS=${BENCH_IC_QD:-"1 8 64 128"}
 RWS=${BENCH_IC_RW:-"read write"}
 LAYOUTS=${BENCH_IC_LAYOUTS:-"frag contig"}
 # configurations: prealloc inline2 tuned intree, and sglstat / biolatency
-# (inline 2 with that tracer attached: scripts/bench/run.sh part icount-tracers)
+# (inline 2 with that tracer attached: scripts/bench/run.sh part
+# icount-tracers), sglstat-stats / biolatency-stats (the same with bpf_stats)
 CONFIGS=${BENCH_IC_CONFIGS:-"prealloc inline2 tuned intree"}
 TUNED=${BENCH_TUNED:-}
 SPIN=/tmp/iobench.spin
@@ -72,19 +78,24 @@ load() {
 	unload_all
 	case $1 in
 	prealloc) sgl_load prealloc=1 ;;
-	inline2|sglstat|biolatency) sgl_load inline_sg_cnt=2 ;;
+	inline2|sglstat*|biolatency*) sgl_load inline_sg_cnt=2 ;;
 	tuned) sgl_load inline_sg_cnt="$TUNED" ;;
 	intree) intree_load ;;
 	esac || { echo "bench: cannot load $1" >&2; return 1; }
 	wait_for 10 sh -c 'ls /sys/block | grep -q "^vsgl\|^vd"' || { echo "bench: no disk under $1" >&2; return 1; }
+	case $1 in *-stats) echo 1 ;; *) echo 0 ;; esac >/proc/sys/kernel/bpf_stats_enabled
 	case $1 in
-	sglstat) attach sglstat --mode driver 3600 >&2 || return 1 ;;
-	biolatency) attach biolatency 3600 >&2 || return 1 ;;
+	sglstat*) attach sglstat --mode driver 3600 >&2 || return 1 ;;
+	biolatency*) attach biolatency 3600 >&2 || return 1 ;;
 	esac
 	ls /sys/block | grep -m1 '^vsgl\|^vd'
 }
 chained() { [ -d "/sys/block/$1/sgl" ] && sgl_get "$1" requests_chained || echo -; }
 mapped() { [ -d "/sys/block/$1/sgl" ] && sgl_get "$1" requests_mapped || echo -; }
+# prog_ns: run_time_ns summed over the attached tracer's BPF programs
+prog_ns() {
+	cat /proc/"$(cat $TRACER_PID)"/fdinfo/* 2>/dev/null | awk '$1 == "run_time_ns:" { s += $2 } END { print s + 0 }'
+}
 
 layout() {
 	case $1 in
@@ -129,6 +140,7 @@ for round in $(seq "$ROUNDS"); do
 				# the cheapest of REPS runs: what comes at random (a
 				# kworker, compaction) only ever adds instructions
 				c0=$(chained "$d") m0=$(mapped "$d") r="" rc=0
+				case $cfg in *-stats) p0=$(prog_ns) io0=$(blk_ios "$d") ;; esac
 				for _rep in $(seq "$REPS"); do
 					_r=$(iobench run "/dev/$d" "$rw" "$bs" "$qd" "$N" $SPIN) || { rc=$?; r=$_r; break; }
 					[ -z "$r" ] || [ "$(echo "$_r $r" | awk '{ print ($4 < $9) }')" = 1 ] && r=$_r
@@ -146,8 +158,11 @@ for round in $(seq "$ROUNDS"); do
 				c1=$(chained "$d") m1=$(mapped "$d")
 				pct=-
 				[ "$c0" = - ] || pct=$(awk -v c=$((c1 - c0)) -v m=$((m1 - m0)) 'BEGIN { printf "%.1f", m ? 100 * c / m : 0 }')
+				progs=
+				case $cfg in *-stats) progs=$(awk -v p=$(($(prog_ns) - p0)) -v n=$(($(blk_ios "$d") - io0)) \
+					'BEGIN { printf " %.0f", n ? p / n : 0 }') ;; esac
 				set -- $r
-				echo "$lay $rw $bs $qd $cfg $round $4 $5 $pct" >>"$OUT/icount.txt"
+				echo "$lay $rw $bs $qd $cfg $round $4 $5 $pct$progs" >>"$OUT/icount.txt"
 			done; done; done
 		done
 	done
