@@ -800,12 +800,31 @@ static bool vsgl_plain_success(struct vsgl_req *vbr)
 	       READ_ONCE(vbr->status) == VIRTIO_BLK_S_OK;
 }
 
-/* Called with vq->lock held. */
-static bool vsgl_reap(struct vsgl_vq *vq)
+/*
+ * Complete @rq, or add it to @iob when it may end in a batch.  The batch
+ * takes the clock once, frees its tags and drops its queue references
+ * together: what NVMe's interrupt handler does, and what the in-tree
+ * virtio_blk leaves out (it ends each request on its own).
+ */
+static void vsgl_complete_or_batch(struct request *rq, struct vsgl_req *vbr,
+				   struct io_comp_batch *iob)
+{
+	if (blk_mq_complete_request_remote(rq))
+		return;
+	if (!vsgl_plain_success(vbr) ||
+	    !blk_mq_add_to_batch(rq, iob, false, vsgl_complete_batch))
+		vsgl_complete_rq(rq);
+}
+
+/*
+ * Called with vq->lock held; a NULL @iob completes each request at once.
+ * Returns the number of requests the device returned.
+ */
+static int vsgl_reap(struct vsgl_vq *vq, struct io_comp_batch *iob)
 {
 	struct vsgl_req *vbr;
 	unsigned int len;
-	bool done = false;
+	int found = 0;
 
 	/*
 	 * virtio_ring validates the descriptor id the device returns and
@@ -815,32 +834,36 @@ static bool vsgl_reap(struct vsgl_vq *vq)
 	while ((vbr = virtqueue_get_buf(vq->vq, &len)) != NULL) {
 		vbr->used_len = len;
 		vsgl_test_used(&vbr->status, &vbr->used_len);
-		blk_mq_complete_request(blk_mq_rq_from_pdu(vbr));
-		done = true;
+		vsgl_complete_or_batch(blk_mq_rq_from_pdu(vbr), vbr, iob);
+		found++;
 	}
-	if (done)
+	if (found)
 		vq->last_done = jiffies;
-	return done;
+	return found;
 }
 
 static void vsgl_done(struct virtqueue *vq)
 {
 	struct vsgl_dev *vblk = vq->vdev->priv;
 	struct vsgl_vq *q = &vblk->vqs[vq->index];
+	DEFINE_IO_COMP_BATCH(iob);
 	unsigned long flags;
-	bool done = false;
+	int found = 0;
 
 	spin_lock_irqsave(&q->lock, flags);
 	do {
 		virtqueue_disable_cb(vq);
-		done |= vsgl_reap(q);
+		found += vsgl_reap(q, &iob);
 		if (unlikely(virtqueue_is_broken(vq)))
 			break;
 	} while (!virtqueue_enable_cb(vq));
 	spin_unlock_irqrestore(&q->lock, flags);
 
+	/* set with the first request added (blk_mq_add_to_batch()) */
+	if (iob.complete)
+		iob.complete(&iob);
 	/* Queues stopped on a full ring can go again. */
-	if (done)
+	if (found)
 		blk_mq_start_stopped_hw_queues(vblk->disk->queue, true);
 }
 
@@ -849,26 +872,11 @@ static int vsgl_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
 {
 	struct vsgl_dev *vblk = hctx->queue->queuedata;
 	struct vsgl_vq *vq = &vblk->vqs[hctx->queue_num];
-	struct vsgl_req *vbr;
 	unsigned long flags;
-	unsigned int len;
-	int found = 0;
+	int found;
 
 	spin_lock_irqsave(&vq->lock, flags);
-	while ((vbr = virtqueue_get_buf(vq->vq, &len)) != NULL) {
-		struct request *rq = blk_mq_rq_from_pdu(vbr);
-
-		vbr->used_len = len;
-		vsgl_test_used(&vbr->status, &vbr->used_len);
-		found++;
-		if (blk_mq_complete_request_remote(rq))
-			continue;
-		if (!vsgl_plain_success(vbr) ||
-		    !blk_mq_add_to_batch(rq, iob, false, vsgl_complete_batch))
-			vsgl_complete_rq(rq);
-	}
-	if (found)
-		vq->last_done = jiffies;
+	found = vsgl_reap(vq, iob);
 	spin_unlock_irqrestore(&vq->lock, flags);
 	return found;
 }
@@ -914,7 +922,7 @@ static void vsgl_kill(struct vsgl_dev *vblk, bool disk_live)
 
 		spin_lock_irqsave(&vq->lock, flags);
 		/* What the device finished before the reset is still valid. */
-		vsgl_reap(vq);
+		vsgl_reap(vq, NULL);
 		while ((vbr = virtqueue_detach_unused_buf(vq->vq)) != NULL) {
 			vbr->aborted = 1;
 			blk_mq_complete_request(blk_mq_rq_from_pdu(vbr));
@@ -1018,7 +1026,7 @@ static void vsgl_reset_work(struct work_struct *work)
 
 		spin_lock_irqsave(&vq->lock, flags);
 		/* What it finished before the reset is valid. */
-		vsgl_reap(vq);
+		vsgl_reap(vq, NULL);
 		while ((vbr = virtqueue_detach_unused_buf(vq->vq)) != NULL) {
 			if (vbr->reissues < VSGL_MAX_REISSUES) {
 				vbr->reissue = 1;

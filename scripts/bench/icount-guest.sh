@@ -34,6 +34,10 @@ LAYOUTS=${BENCH_IC_LAYOUTS:-"frag contig"}
 # icount-tracers), sglstat-stats / biolatency-stats (the same with bpf_stats)
 CONFIGS=${BENCH_IC_CONFIGS:-"prealloc inline2 tuned intree"}
 TUNED=${BENCH_TUNED:-}
+# the disk's I/O scheduler (BENCH_IC_SCHED=none: blk-mq ends completions in
+# batches only without one); unset: the kernel's default (mq-deadline on a
+# single-queue disk)
+SCHED=${BENCH_IC_SCHED:-}
 SPIN=/tmp/iobench.spin
 
 # Quiet the guest: what runs besides the I/O path counts as its cost, and
@@ -83,6 +87,8 @@ load() {
 	intree) intree_load ;;
 	esac || { echo "bench: cannot load $1" >&2; return 1; }
 	wait_for 10 sh -c 'ls /sys/block | grep -q "^vsgl\|^vd"' || { echo "bench: no disk under $1" >&2; return 1; }
+	[ -z "$SCHED" ] || echo "$SCHED" >"/sys/block/$(ls /sys/block | grep -m1 '^vsgl\|^vd')/queue/scheduler" ||
+		{ echo "bench: cannot set scheduler $SCHED" >&2; return 1; }
 	case $1 in *-stats) echo 1 ;; *) echo 0 ;; esac >/proc/sys/kernel/bpf_stats_enabled
 	case $1 in
 	sglstat*) attach sglstat --mode driver 3600 >&2 || return 1 ;;
