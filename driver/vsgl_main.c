@@ -721,9 +721,10 @@ static blk_status_t vsgl_result(struct vsgl_dev *vblk, struct request *rq,
 			return BLK_STS_IOERR;
 		}
 	}
-	switch (vstatus) {
-	case VIRTIO_BLK_S_OK:
+	/* tested first: a switch compared it last, on every completion */
+	if (likely(vstatus == VIRTIO_BLK_S_OK))
 		return BLK_STS_OK;
+	switch (vstatus) {
 	case VIRTIO_BLK_S_UNSUPP:
 		return BLK_STS_NOTSUPP;
 	case VIRTIO_BLK_S_IOERR:

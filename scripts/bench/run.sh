@@ -6,14 +6,14 @@
 # matrix), BENCH_COST_REPS (5) and BENCH_COST_RUNTIME (5 s) for the guest
 # cost, HOST_REPS (5), HOST_RUNTIME (10 s), BENCH_IC_* for the icount
 # matrix (scripts/bench/icount-guest.sh), BENCH_PARTS ("host icount
-# icount-parts icount-tracers guest-matrix guest-cost memory userspace").  A docs/bench/PART.note, when present, is
+# icount-parts icount-tracers driver-insns guest-matrix guest-cost memory userspace").  A docs/bench/PART.note, when present, is
 # printed above that part's table (what the machine was doing meanwhile).
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 B=$BUILD/bench
 D=$TOP/docs/bench
-PARTS=${BENCH_PARTS:-"host icount icount-parts icount-tracers guest-matrix guest-cost memory userspace"}
+PARTS=${BENCH_PARTS:-"host icount icount-parts icount-tracers driver-insns guest-matrix guest-cost memory userspace"}
 mkdir -p "$B" "$D"
 GR=$TOP/tests/vm/guest-run
 has() { case " $PARTS " in *" $1 "*) knobs "$1"; when "$1"; return 0 ;; esac; return 1; }
@@ -70,6 +70,10 @@ if has icount-tracers; then
 		--qemu-args "-icount shift=0,sleep=off -drive driver=null-co,id=n0,if=none,size=1G -device virtio-blk-pci,drive=n0,serial=null0"
 	awk -f "$TOP/scripts/bench/icount-stats.awk" -f "$TOP/scripts/bench/summarize-icount-tracers.awk" \
 		"$B/icount-tracers/icount.txt" > "$D/icount-tracers.md"
+fi
+if has driver-insns; then
+	stamp "guest: each driver's own instructions per I/O, function by function (QEMU's executed-block log)"
+	"$TOP/scripts/bench/driver-insns.sh" "$B/driver-insns" > "$D/driver-insns.md"
 fi
 if has guest-matrix; then
 	stamp "guest: fio matrix, prealloc vs inline 2 vs tuned"
