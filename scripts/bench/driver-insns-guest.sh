@@ -21,9 +21,12 @@ wait_for 10 sh -c 'ls /sys/block | grep -q "^vsgl\|^vd"' || { echo "driver-insns
 d=$(ls /sys/block | grep -m1 '^vsgl\|^vd')
 echo "$SCHED" >"/sys/block/$d/queue/scheduler" || { echo "driver-insns: cannot set scheduler $SCHED"; exit 1; }
 iobench run "/dev/$d" read "$BS" 8 "$N" $SPIN >"$OUT/run.txt" || { echo "driver-insns: iobench failed"; exit 1; }
+# each module's .text address and its core size (/proc/modules): code past
+# it (BPF JIT images share the module area) is no module's
 for t in /sys/module/*/sections/.text; do
 	m=${t#/sys/module/}
-	echo "$(cat "$t") ${m%%/*}"
+	m=${m%%/*}
+	echo "$(cat "$t") $m $(awk -v m="$m" '$1 == m { print $2 }' /proc/modules)"
 done >"$OUT/text.txt"
 uname -r >"$OUT/kver.txt"
 echo "$d $(blk_ios "$d")" >"$OUT/ios.txt"

@@ -4,7 +4,8 @@
 # start and instruction count, each "Trace" line one execution of the
 # block starting at that guest pc. Functions come from the .ko's .text
 # symbols (objdump -t), placed at the module's .text address in the guest.
-# Usage: tb-insns.pl LOG TEXT-ADDRS MODULE KO IOS
+# Usage: tb-insns.pl LOG TEXT-ADDRS MODULE KO IOS (TEXT-ADDRS: lines of
+# ".text-address module core-size"; code past a module's core is "?")
 # Prints "function instructions-per-io" lines, "total" last, and
 # "module NAME instructions-per-io" for every module in the log.
 use strict;
@@ -14,7 +15,7 @@ my ($log, $textf, $mod, $ko, $ios) = @ARGV;
 die "usage: tb-insns.pl LOG TEXT-ADDRS MODULE KO IOS\n" unless defined $ios && $ios > 0;
 my (@mods, %size, %execs);
 open(my $t, '<', $textf) or die "tb-insns: $textf: $!\n";
-while (<$t>) { my ($a, $m) = split; push @mods, [hex($a), $m]; }
+while (<$t>) { my ($a, $m, $sz) = split; push @mods, [hex($a), $m, $sz || 0]; }
 @mods = sort { $a->[0] <=> $b->[0] } @mods;
 my ($base) = map { $_->[0] } grep { $_->[1] eq $mod } @mods;
 die "tb-insns: module $mod not loaded in the guest ($textf)\n" unless defined $base;
@@ -43,7 +44,7 @@ my (%per_mod, %per_fn);
 for my $pc (keys %execs) {
 	my $ins = $execs{$pc} * ($size{$pc} // 0);
 	my $m = '?';
-	for my $e (@mods) { last if $e->[0] > $pc; $m = $e->[1]; }
+	for my $e (@mods) { last if $e->[0] > $pc; $m = $pc < $e->[0] + $e->[2] ? $e->[1] : '?'; }
 	$per_mod{$m} += $ins;
 	next unless $m eq $mod;
 	my $off = $pc - $base;
