@@ -1,5 +1,5 @@
 # guest-run-args: --disks 2 --disk-size 64M --smp 2 --timeout 400
-# expect-results: 31 (at least; one probe-size check per sg_pool size the run allocated, so 2 to 5 per disk; tests/vm/run-cases fails the case with fewer result lines)
+# expect-results: 42 (at least; one probe-size check per sg_pool size the run allocated, so 2 to 5 per disk; tests/vm/run-cases fails the case with fewer result lines)
 # A mixed host, as the README's migration leaves it: vda on the in-tree
 # virtio_blk, vsgla on virtio_blk_sgl.  One `sglstat --mode auto` traces
 # both, each its best way (vsgla by the driver tracepoints, vda by the block
@@ -11,7 +11,10 @@
 #    with the object size of the pool it allocates from), per disk: an
 #    oracle outside include/sgl_model.h;
 #  - latency source: every sample counted by its timestamp; with -Q all
-#    from start_time_ns.
+#    from start_time_ns;
+#  - the textfile: each disk's series with its own mode label and the
+#    JSON's counts; `sglstat tune` from the capture takes both disks, each
+#    with its driver's current inline count.
 for t in sglstat jq fio segbuf; do
 	command -v $t >/dev/null || { fail prereq "$t not on PATH"; exit 0; }
 done
@@ -49,7 +52,7 @@ pool_bytes() {
 pool_sizes() { awk '/^\{.*hitcount:/ { n = $0; sub(/.*osz: */, "", n); print n + 0 }' $T/events/kprobes/sglpool/hist; }
 reads() { awk '{ print $1 }' /sys/block/$1/stat; }
 
-sglstat --mode auto -j --cumulative 1 >"$OUT/auto.json" 2>"$OUT/auto.err" &
+sglstat --mode auto -j --cumulative --prom-file "$OUT/auto.prom" 1 >"$OUT/auto.json" 2>"$OUT/auto.err" &
 pid=$!
 wait_for 60 grep -q '^Tracing' "$OUT/auto.err" || { fail start "$(head -3 "$OUT/auto.err")"; exit 0; }
 check "startup-names-both-sets" grep -q '^sglstat: mode auto (virtio_blk_sgl disks: virtio_blk_sgl tracepoints' "$OUT/auto.err"
@@ -124,6 +127,30 @@ kill -INT $pid
 wait $pid
 check_eq auto-exit 0 $?
 kill $HOG
+# the textfile of the last report (written from the same snapshot as its
+# JSON line): each disk's series carry its own mode, with the JSON's counts
+json_last "$OUT/auto.json" >"$OUT/last.json"
+prom_val() { awk -v k="$1" 'index($0, k " ") == 1 { print $2 }' "$OUT/auto.prom"; }
+for d in $SD $DD; do
+	m=$(jq -r --arg d "$d" '.disks[] | select(.name == $d) | .mode' "$OUT/last.json")
+	other=$([ "$m" = driver ] && echo stock || echo driver)
+	check_eq "prom-$d-read-requests-mode-$m-equal-json" \
+		"$(jq -r --arg d "$d" '.disks[] | select(.name == $d) | .ops.read.requests' "$OUT/last.json")" \
+		"$(prom_val "virtio_blk_sgl_requests_total{disk=\"$d\",op=\"read\",mode=\"$m\"}")"
+	check "prom-$d-no-$other-series" sh -c "! grep -q 'disk=\"$d\".*mode=\"$other\"' '$OUT/auto.prom'"
+done
+check "prom-exporter-mode-auto" grep -q '^virtio_blk_sgl_exporter_info{.*mode="auto"} 1$' "$OUT/auto.prom"
+# tune from the mixed capture: both disks, each with its driver's current
+# inline count (the in-tree one's fixed 2, ours from sysfs) and its requests
+sglstat tune --from "$OUT/auto.json" -j >"$OUT/tune.json" 2>"$OUT/tune.err"
+check_eq tune-from-mixed-exit 0 $?
+tj() { jq -r --arg d "$1" ".disks[] | select(.name == \$d) | $2" "$OUT/tune.json" 2>/dev/null; }
+check_eq "tune-$SD-driver" virtio_blk "$(tj $SD .driver)"
+check_eq "tune-$DD-driver" virtio_blk_sgl "$(tj $DD .driver)"
+check_eq "tune-$SD-current-inline" 2 "$(tj $SD .current_inline)"
+check_eq "tune-$DD-current-inline" "$(sgl_get $DD inline_sg_cnt)" "$(tj $DD .current_inline)"
+ra=$(tj $SD .requests) rb=$(tj $DD .requests)
+check "tune-both-disks-requests ($ra, $rb)" [ "${ra:-0}" -gt 200 -a "${rb:-0}" -gt 200 ]
 
 # ---- -Q: latency from start_time_ns, text report names its source; -m in ms
 sglstat -Q -d $SD -j --cumulative >"$OUT/q.json" 2>"$OUT/q.err" &
