@@ -157,6 +157,8 @@ mem_load_cost() {
 median() {
 	printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
+# at_least_90pct MEASURED BOUND: MEASURED >= 90% of BOUND (a lower-bound model)
+at_least_90pct() { [ $(($1 * 10)) -ge $(($2 * 9)) ]; }
 # within_10pct MEASURED PREDICTED: |MEASURED - PREDICTED| <= PREDICTED / 10
 within_10pct() {
 	_dev=$(($1 - $2))

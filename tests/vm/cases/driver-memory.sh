@@ -1,10 +1,11 @@
 # guest-run-args: --disks 4 --disk-size 16M --smp 2 --mem 1024 --disk-props "queue-size=1024,num-queues=2,seg-max-adjust=off" --timeout 300
 # expect-results: 7 (at least; tests/vm/run-cases fails the case with fewer result lines)
 # guest-run-kernels: 6.1 6.12
-# sg_prealloc_bytes against real memory: the difference between prealloc
-# and inline mode that sysfs predicts must match the MemFree difference
-# measured in the guest (after drop_caches, loaded vs not loaded, the median
-# of the rounds) within 10%.
+# The memory figures against real memory: the difference between prealloc
+# and inline mode measured as MemFree in the guest (after drop_caches,
+# loaded vs not loaded, the median of the rounds) is at least what
+# sg_prealloc_bytes says (the SG entries alone, less 10% for the
+# measurement) and within 10% of what pdu_alloc_bytes predicts.
 #
 # seg-max-adjust=off keeps seg_max at 126: with queue-size=1024 QEMU would
 # otherwise offer 1022, a prealloc PDU would be ~33 KiB and blk-mq, which
@@ -44,7 +45,11 @@ predicted=$((sys_pre - sys_inl))
 measured=$(median $diffs)
 echo "predicted $predicted B, measured $measured B (median of rounds:$diffs), predicted by pdu_alloc_bytes $pdu_pred B" | tee -a "$OUT/memory.txt"
 check "memory-signal-large" [ "$predicted" -gt $((16 << 20)) ]
-check "memory-matches-sysfs-10pct" within_10pct "$measured" "$predicted"
+# sg_prealloc_bytes counts the SG entries only, not the rounding of each
+# request to a cache line and its packing into page blocks: what prealloc
+# costs is at least that (within the 10% the measurement allows), and
+# pdu_alloc_bytes, which models the rest, must match it (below)
+check "memory-at-least-sg-entries" at_least_90pct "$measured" "$predicted"
 # the same with the blk-mq packing modelled (pdu_alloc_bytes)
 check_eq "pdu-prealloc-consistent" "$pdu_pp_inl" "$pdu_in_pre"
 check "memory-matches-pdu-alloc-10pct" within_10pct "$measured" "$pdu_pred"
@@ -54,5 +59,5 @@ sg_saving=$(jq '[.disks[] | .full_prealloc_bytes - .inline_bytes] | add' "$OUT/s
 pdu_saving=$(jq '[.disks[] | .pdu_saved_bytes] | add' "$OUT/sglstat-memory.json" 2>/dev/null)
 echo "sglstat memory: sg saving $sg_saving B, blk-mq request saving $pdu_saving B; measured $measured B" | tee -a "$OUT/memory.txt"
 check_eq "sglstat-memory-disks" "${mem_disks:-?}" "$(jq '.disks | length' "$OUT/sglstat-memory.json" 2>/dev/null)"
-check "sglstat-memory-sg-saving-matches-memfree-10pct ($sg_saving vs $measured)" within_10pct "$measured" "${sg_saving:-0}"
+check "sglstat-memory-sg-saving-at-most-memfree ($sg_saving vs $measured)" at_least_90pct "$measured" "${sg_saving:-0}"
 check "sglstat-memory-pdu-saving-matches-memfree-10pct ($pdu_saving vs $measured)" within_10pct "$measured" "${pdu_saving:-0}"
