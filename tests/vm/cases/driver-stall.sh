@@ -1,5 +1,6 @@
 # guest-run-args: --disks 1 --disk-size 64M --smp 2 --timeout 200
 # expect-results: 10 (at least; tests/vm/run-cases fails the case with fewer result lines)
+# guest-run-kernels: 6.1 6.12
 # Defect 6 of issue 14: a device that stops answering. Under fio, the
 # disk's PCI function loses bus mastering for 3 s (setpci clears bit 2 of
 # COMMAND: QEMU's virtio-pci completes nothing meanwhile, and what it held
