@@ -41,6 +41,7 @@ END {
 				n[key]++
 				if (H != "" && H > wmax[key]) wmax[key] = H
 				if (H != "" && H / M < 0.01) narrow[key]++
+				else { wide[key, f[4]]++; qds[f[4]] = 1 }
 				if (!(key in lo) || M < lo[key]) { lo[key] = M; locell[key] = c }
 				if (!(key in hi) || M > hi[key]) hi[key] = M
 				gm[key] += log(M)
@@ -59,14 +60,19 @@ END {
 		print pl > pf
 	}
 	print ""
-	print "| ratio (IOPS-equivalent) | cells | geometric mean | lowest (cell) | highest | cells >= 0.99 | cells >= 1.00 | cells with 95% CI < 1% | widest CI half-width |"
-	print "|---|---:|---:|---|---:|---:|---:|---:|---:|"
+	print "| ratio (IOPS-equivalent) | cells | geometric mean | lowest (cell) | highest | cells >= 0.99 | cells >= 1.00 | cells with 95% CI < 1% | widest CI half-width | cells with CI >= 1%, by QD |"
+	print "|---|---:|---:|---|---:|---:|---:|---:|---:|---|"
+	nq = 0
+	for (q in qds) qv[++nq] = q + 0
+	for (a = 1; a <= nq; a++) for (b = a + 1; b <= nq; b++) if (qv[b] < qv[a]) { t = qv[a]; qv[a] = qv[b]; qv[b] = t }
 	split("inline2/prealloc tuned/prealloc intree/prealloc inline2/intree tuned/intree", keys, " ")
 	for (k = 1; k <= 5; k++) {
 		key = keys[k]
 		if (!n[key]) continue
-		printf "| %s | %d | %.3f | %.3f (%s) | %.3f | %d | %d | %d | %.4f |\n", key, n[key], exp(gm[key] / n[key]),
-			lo[key], locell[key], hi[key], ge099[key], ge100[key], narrow[key], wmax[key]
+		w = ""
+		for (a = 1; a <= nq; a++) if ((key, qv[a]) in wide) w = w (w == "" ? "" : ", ") "QD " qv[a] ": " wide[key, qv[a]]
+		printf "| %s | %d | %.3f | %.3f (%s) | %.3f | %d | %d | %d | %.4f | %s |\n", key, n[key], exp(gm[key] / n[key]),
+			lo[key], locell[key], hi[key], ge099[key], ge100[key], narrow[key], wmax[key], w == "" ? "none" : w
 	}
 	print ""
 	printf "Rounds: %d. Stalled runs: %d.%s\n", maxround, stalls, stall_list
