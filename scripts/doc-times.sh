@@ -1,6 +1,7 @@
 #!/bin/bash
 # Write README.md's generated block of test layer times from a make check
-# log: its "== LAYER: Ns" lines and its PASS/FAIL/SKIP counts.
+# log: its "== LAYER: Ns" lines and its PASS/FAIL/SKIP counts, and the
+# times and results of the guest cases run on 6.12 ("# CASE@6.12: Ns").
 # Usage: scripts/doc-times.sh [build/check.log]   (after `make check`)
 # The block's marker records the hash of this script (scripts/doc-gen.sh
 # hash); tests/host/docs-generated.sh fails when the script changed since.
@@ -31,6 +32,22 @@ trap 'rm -f "$block"' EXIT
 				printf "| %s | %d s | %d passed, %d failed, %d skipped |\n", k, s, c[k, "PASS"], c[k, "FAIL"], c[k, "SKIP"]
 			}
 			printf "| all | %d min %d s | %d passed, %d failed, %d skipped |\n", sum / 60, sum % 60, tot["PASS"], tot["FAIL"], tot["SKIP"]
+		}' "$LOG"
+	echo
+	echo "The guest layer's cases on 6.12 in the same log (its \`# CASE@6.12: Ns\` lines; a case in a shared"
+	echo "boot is timed from its start to the next one's):"
+	echo
+	echo "| case on 6.12 | time | results |"
+	echo "|---|---|---|"
+	awk '
+		/^# [a-z0-9-]+@6\.12: [0-9?]+s/ { n = $2; sub(":$", "", n); t = $3; sub("s$", "", t); if (!(n in tm)) order[++k] = n; tm[n] = t }
+		/^(PASS|FAIL|SKIP): [a-z0-9-]+@6\.12\// { n = $2; sub("/.*", "", n); c[n, substr($1, 1, 4)]++ }
+		END {
+			for (i = 1; i <= k; i++) {
+				n = order[i]
+				printf "| `%s` | %s s | %d passed, %d failed, %d skipped |\n", n, tm[n], c[n, "PASS"], c[n, "FAIL"], c[n, "SKIP"]
+			}
+			if (!k) print "| (none in this log) | | |"
 		}' "$LOG"
 	echo "<!-- end generated -->"
 } >"$block"
