@@ -62,7 +62,9 @@ snap() { # snap SEQ_AFTER: wait for a report newer than SEQ_AFTER
 	while [ "$(json_seq "$OUT/auto.json")" -le "$1" ] && [ $_i -lt 50 ]; do sleep 0.2; _i=$((_i + 1)); done
 	json_last "$OUT/auto.json" >"$OUT/snap.json"
 }
-fig() { jq -r --arg d "$1" ".disks[] | select(.name == \$d) | $2" "$OUT/snap.json"; }
+# disk_fig FILE DISK PATH: PATH of DISK's entry in a report (or tune's JSON)
+disk_fig() { jq -r --arg d "$2" ".disks[] | select(.name == \$d) | $3" "$1" 2>/dev/null; }
+fig() { disk_fig "$OUT/snap.json" "$@"; }
 snap 0
 seq0=$(jq .seq "$OUT/snap.json")
 for d in $SD $DD; do
@@ -129,13 +131,12 @@ check_eq auto-exit 0 $?
 kill $HOG
 # the textfile of the last report (written from the same snapshot as its
 # JSON line): each disk's series carry its own mode, with the JSON's counts
-json_last "$OUT/auto.json" >"$OUT/last.json"
+json_last "$OUT/auto.json" >"$OUT/snap.json"
 prom_val() { awk -v k="$1" 'index($0, k " ") == 1 { print $2 }' "$OUT/auto.prom"; }
 for d in $SD $DD; do
-	m=$(jq -r --arg d "$d" '.disks[] | select(.name == $d) | .mode' "$OUT/last.json")
+	m=$(fig $d .mode)
 	other=$([ "$m" = driver ] && echo stock || echo driver)
-	check_eq "prom-$d-read-requests-mode-$m-equal-json" \
-		"$(jq -r --arg d "$d" '.disks[] | select(.name == $d) | .ops.read.requests' "$OUT/last.json")" \
+	check_eq "prom-$d-read-requests-mode-$m-equal-json" "$(fig $d .ops.read.requests)" \
 		"$(prom_val "virtio_blk_sgl_requests_total{disk=\"$d\",op=\"read\",mode=\"$m\"}")"
 	check "prom-$d-no-$other-series" sh -c "! grep -q 'disk=\"$d\".*mode=\"$other\"' '$OUT/auto.prom'"
 done
@@ -144,7 +145,7 @@ check "prom-exporter-mode-auto" grep -q '^virtio_blk_sgl_exporter_info{.*mode="a
 # inline count (the in-tree one's fixed 2, ours from sysfs) and its requests
 sglstat tune --from "$OUT/auto.json" -j >"$OUT/tune.json" 2>"$OUT/tune.err"
 check_eq tune-from-mixed-exit 0 $?
-tj() { jq -r --arg d "$1" ".disks[] | select(.name == \$d) | $2" "$OUT/tune.json" 2>/dev/null; }
+tj() { disk_fig "$OUT/tune.json" "$@"; }
 check_eq "tune-$SD-driver" virtio_blk "$(tj $SD .driver)"
 check_eq "tune-$DD-driver" virtio_blk_sgl "$(tj $DD .driver)"
 check_eq "tune-$SD-current-inline" 2 "$(tj $SD .current_inline)"
