@@ -12,6 +12,17 @@ echo "=== virtio_blk_sgl bound /dev/$disk: inline_sg_cnt=$inline," \
 	"depth=$(sgl_get "$disk" queue_depth)"
 command -v sglstat >/dev/null || { echo "demo: sglstat is not on PATH (run 'make')"; exit 1; }
 
+# A freshly booted guest hands fio physically contiguous buffers (THP, or
+# pages that happen to be adjacent), which the block layer merges into one
+# or two segments: then nothing chains and the demo shows nothing.  A host
+# that has run for a while has fragmented memory; make the guest look like
+# one: no THP, and segbuf hog keeps every other page of 128 MiB.
+echo never >/sys/kernel/mm/transparent_hugepage/enabled
+command -v segbuf >/dev/null || { echo "demo: segbuf is not on PATH (run 'make guest-tools')"; exit 1; }
+segbuf hog 128 >/tmp/hog.txt &
+wait_for 60 grep -q '^segbuf: holding' /tmp/hog.txt ||
+	{ echo "demo: segbuf hog did not fragment memory:"; cat /tmp/hog.txt; exit 1; }
+
 sglstat --mode driver >/tmp/report.txt 2>/tmp/sglstat.err &
 pid=$!
 wait_for 20 grep -q '^Tracing' /tmp/sglstat.err ||
