@@ -43,6 +43,12 @@
 const volatile __u32 targ_part_shift = 4;	/* virtio_blk and vsgl: 16 minors */
 const volatile bool targ_driver_mode = false;	/* every disk as SGL_DISK_F_DRIVER */
 const volatile bool targ_queued = false;	/* -Q: latency from start_time_ns always */
+/*
+ * Driver mode counts each request at its setup event (drv_setup, with the
+ * setup time and the in-flight gauge: --setup-time), or else whole at its
+ * completion (drv_done): one event per I/O instead of two.
+ */
+const volatile bool targ_setup_events = false;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -296,6 +302,37 @@ int BPF_PROG(drv_complete, struct request *rq, u32 dev, u32 hwq, u32 nsegs,
 			   io_start_ns);
 }
 
+/*
+ * The whole request on its completion, for a tracer without setup events:
+ * what drv_setup counts plus the latency, from one tracepoint.  It counts
+ * completed requests, so nothing needs undoing on a requeue.
+ */
+SEC("raw_tp/virtio_blk_sgl_complete")
+int BPF_PROG(drv_done, struct request *rq, u32 dev, u32 hwq, u32 nsegs,
+	     bool chained, u32 chained_bytes, u8 vstatus, int blk_status, u32 cmd_flags,
+	     u64 start_ns, u64 io_start_ns, u64 setup_info)
+{
+	struct sgl_disk_val *d = disk_lookup_dev(dev);
+	__u32 op = op_class(cmd_flags);
+	struct sgl_stats *s;
+
+	if (!d)
+		return 0;
+	s = stats_lookup(d->slot, op);
+	if (!s)
+		return 0;
+	count_setup(s, op, nsegs, (__u32)setup_info, chained, chained_bytes);
+	if (setup_info >> SGL_TP_RETRIED_SHIFT)
+		s->c.retries++;
+	if (chained && chained_bytes != sgl_chained_bytes(nsegs, d->inline_cnt))
+		s->c.model_mismatch++;
+	s->c.completions++;
+	if (blk_status)
+		s->c.io_errors++;
+	count_latency(s, chained, start_ns, io_start_ns);
+	return 0;
+}
+
 /* The same for a module without the appended arguments: read the request. */
 SEC("raw_tp/virtio_blk_sgl_setup")
 int BPF_PROG(drv_setup_rq, struct request *rq, u32 dev, u32 hwq, u32 nsegs,
@@ -339,6 +376,9 @@ int BPF_PROG(drv_alloc_fail, struct request *rq, u32 dev, u32 hwq, u32 nsegs,
 	s->c.alloc_failures++;
 	if (injected)
 		s->c.alloc_injected++;
+	/* drv_setup counts failed setups itself; without it, they are these */
+	if (!targ_setup_events)
+		s->c.map_errors++;
 	return 0;
 }
 
@@ -464,10 +504,11 @@ static __always_inline int stock_event(const struct rq_info *ri, enum stock_ev e
 	/*
 	 * A disk traced by the driver tracepoints (mode auto on a mixed host,
 	 * or --mode driver) counts its setups and completions there: here only
-	 * requeues after issue are undone, so nothing counts twice.
+	 * requeues after issue are undone, when setups count (with setup
+	 * events), so nothing counts twice.
 	 */
 	drv = targ_driver_mode || (d->flags & SGL_DISK_F_DRIVER);
-	if (drv && ev != EV_REQUEUE)
+	if (drv && (ev != EV_REQUEUE || !targ_setup_events))
 		return 0;
 	op = op_class(ri->cmd_flags);
 	s = stats_lookup(d->slot, op);

@@ -73,14 +73,18 @@ TRACE_EVENT(virtio_blk_sgl_complete,
 	/*
 	 * Appended for BPF programs, as in virtio_blk_sgl_setup: cmd_flags,
 	 * and the request's start_time_ns and io_start_time_ns (0 when the
-	 * block layer did not stamp it) for its latency.
+	 * block layer did not stamp it) for its latency.  Then what a tracer
+	 * needs to count the whole request here, on this one event: the
+	 * data length in bits 0-31 of setup_info, and in bit 32 whether its
+	 * setup was a retry.  One packed argument, because a raw tracepoint
+	 * hands BPF at most 12 (MAX_BPF_FUNC_ARGS).
 	 */
 	TP_PROTO(struct request *rq, u32 dev, u32 hwq, u32 nsegs,
 		 bool chained, u32 chained_bytes, u8 vstatus, int blk_status,
-		 u32 cmd_flags, u64 start_ns, u64 io_start_ns),
+		 u32 cmd_flags, u64 start_ns, u64 io_start_ns, u64 setup_info),
 
 	TP_ARGS(rq, dev, hwq, nsegs, chained, chained_bytes, vstatus,
-		blk_status, cmd_flags, start_ns, io_start_ns),
+		blk_status, cmd_flags, start_ns, io_start_ns, setup_info),
 
 	TP_STRUCT__entry(
 		__field(u32, dev)

@@ -116,6 +116,7 @@ struct vsgl_req {
 	struct virtio_blk_outhdr out_hdr;
 	u8 status;		/* written by the device */
 	u8 map_failed:1;	/* last setup failed, request was requeued */
+	u8 retried:1;		/* this setup succeeded after a failed one */
 	u8 chained:1;		/* sg_table came from sg_pool */
 	u8 aborted:1;		/* never completed by the device */
 	u8 reissue:1;		/* taken back by a reset: requeue it */

@@ -307,7 +307,8 @@ static int vsgl_setup_data(struct vsgl_dev *vblk, struct blk_mq_hw_ctx *hctx,
 	int ret = vsgl_map_data(vblk, hctx, rq, vbr);
 
 	vbr->map_failed = ret == -ENOMEM;
-	if (ret >= 0 && retry)
+	vbr->retried = ret >= 0 && retry;
+	if (vbr->retried)
 		vsgl_count(vblk, retries);
 	if (tracing)
 		trace_virtio_blk_sgl_setup(rq, vblk->devt, hctx->queue_num,
@@ -751,7 +752,9 @@ static noinline void vsgl_trace_complete(struct vsgl_dev *vblk,
 				      vbr->chained_bytes, vstatus,
 				      (__force int)sts,
 				      (__force u32)rq->cmd_flags,
-				      rq->start_time_ns, rq->io_start_time_ns);
+				      rq->start_time_ns, rq->io_start_time_ns,
+				      blk_rq_bytes(rq) |
+				      (u64)vbr->retried << SGL_TP_RETRIED_SHIFT);
 }
 
 /*

@@ -67,4 +67,11 @@ static inline unsigned long long sgl_chained_bytes(unsigned int nsegs,
 	return (full * SGL_CHUNK_ENTS + sgl_pool_ents(left)) * SGL_ENTRY_BYTES;
 }
 
+/*
+ * virtio_blk_sgl_complete's setup_info argument (docs/ABI.md): the request's
+ * data length in the low 32 bits, and this bit set when its setup was a
+ * retry after a failed one.
+ */
+#define SGL_TP_RETRIED_SHIFT	32
+
 #endif /* SGL_MODEL_H */

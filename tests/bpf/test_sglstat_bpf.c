@@ -761,6 +761,7 @@ static void test_driver_mode_requeue(void)
 		return;
 	}
 	drv->rodata->targ_driver_mode = true;
+	drv->rodata->targ_setup_events = true;
 	bpf_program__set_autoload(drv->progs.stock_issue_btf, false);
 	bpf_program__set_autoload(drv->progs.stock_requeue_btf, false);
 	bpf_program__set_autoload(drv->progs.stock_complete_btf, false);
@@ -975,6 +976,131 @@ out:
 	sglstat_bpf__destroy(q);
 }
 
+/*
+ * The default driver mode (no setup events): drv_done counts the whole
+ * request from the complete tracepoint alone, alloc_fail counts the failed
+ * setups as map errors, and the block programs leave the disk alone, its
+ * requeues included (nothing was counted before the completion).
+ */
+#define OE_MAJOR	252
+#define OE_MINOR	32
+#define OE_SLOT		11
+#define OE_INLINE	2
+static int drv_done(__u64 rq, __u32 dev, __u32 nsegs, bool chained, __u32 cbytes,
+		    int blk_status, __u32 len, bool retried)
+{
+	const struct fake_spec *f = &fake->bss->spec;
+	__u64 a[12] = { rq, dev, 0, nsegs, chained, cbytes, 0, (__u32)blk_status,
+			f->cmd_flags, f->start_time_ns, f->io_start_time_ns,
+			len | (__u64)retried << SGL_TP_RETRIED_SHIFT };
+
+	return run(skel->progs.drv_done, a, 12);
+}
+
+static void test_one_event(void)
+{
+	struct sglstat_bpf *main_skel = skel, *oe;
+	struct sgl_disk_val v = { .major = OE_MAJOR, .first_minor = OE_MINOR, .slot = OE_SLOT,
+				  .inline_cnt = OE_INLINE, .flags = SGL_DISK_F_VSGL | SGL_DISK_F_DRIVER };
+	__u32 key = sgl_disk_key(OE_MAJOR, OE_MINOR, 4), dev = mkdev(OE_MAJOR, OE_MINOR);
+	__u32 cb = (__u32)sgl_chained_bytes(16, OE_INLINE);
+	struct sgl_stats b, a;
+	__u64 rq, now = mono_ns();
+	int err;
+
+	oe = sglstat_bpf__open();
+	if (!oe) {
+		result(false, "one_event_open", "%s", strerror(errno));
+		return;
+	}
+	bpf_program__set_autoload(oe->progs.stock_issue_btf, false);
+	bpf_program__set_autoload(oe->progs.stock_requeue_btf, false);
+	bpf_program__set_autoload(oe->progs.stock_complete_btf, false);
+	err = sglstat_bpf__load(oe);
+	result(!err && !oe->rodata->targ_setup_events, "one_event_load", "%s", strerror(-err));
+	if (err)
+		goto out;
+	skel = oe;
+	bpf_map_update_elem(bpf_map__fd(skel->maps.disks), &key, &v, BPF_ANY);
+
+	/* a chained 64 KiB read, timed from io_start 2 ms ago: everything from one event */
+	rq = fake_rq(op_read, 0, 16, 65536, now - 3000000, now - 2000000, OE_MAJOR, OE_MINOR);
+	get_stats(OE_SLOT, SGL_OP_READ, &b);
+	err = drv_done(rq, dev, 16, true, cb, 0, 65536, false);
+	get_stats(OE_SLOT, SGL_OP_READ, &a);
+	result(!err && a.c.requests == b.c.requests + 1 && a.c.completions == b.c.completions + 1 &&
+	       a.c.segments == b.c.segments + 16 && a.c.bytes == b.c.bytes + 65536 &&
+	       a.seg[16] == b.seg[16] + 1 && a.segbound[17] == b.segbound[17] + 1 &&
+	       a.c.chained == b.c.chained + 1 && a.c.chained_bytes == b.c.chained_bytes + cb &&
+	       a.c.model_mismatch == b.c.model_mismatch && a.c.retries == b.c.retries &&
+	       a.c.lat_src_io_start == b.c.lat_src_io_start + 1 &&
+	       sgl_hist_sum_test(a.lat[SGL_LAT_CHAINED]) == sgl_hist_sum_test(b.lat[SGL_LAT_CHAINED]) + 1 &&
+	       sgl_hist_sum_test(a.setup) == sgl_hist_sum_test(b.setup),
+	       "one_event_counts_whole_request",
+	       "requests +%llu completions +%llu segments +%llu bytes +%llu chained +%llu cbytes +%llu",
+	       (unsigned long long)(a.c.requests - b.c.requests),
+	       (unsigned long long)(a.c.completions - b.c.completions),
+	       (unsigned long long)(a.c.segments - b.c.segments),
+	       (unsigned long long)(a.c.bytes - b.c.bytes),
+	       (unsigned long long)(a.c.chained - b.c.chained),
+	       (unsigned long long)(a.c.chained_bytes - b.c.chained_bytes));
+	/* the length is setup_info's low half, not the request's __data_len */
+	get_stats(OE_SLOT, SGL_OP_READ, &b);
+	drv_done(rq, dev, 16, true, cb, 0, 12345, false);
+	get_stats(OE_SLOT, SGL_OP_READ, &a);
+	result(a.c.bytes == b.c.bytes + 12345, "one_event_bytes_from_setup_info", "bytes +%llu",
+	       (unsigned long long)(a.c.bytes - b.c.bytes));
+	/* bit 32: a retried setup; a failed request: an I/O error */
+	get_stats(OE_SLOT, SGL_OP_READ, &b);
+	drv_done(rq, dev, 16, true, cb, 10 /* BLK_STS_IOERR */, 65536, true);
+	get_stats(OE_SLOT, SGL_OP_READ, &a);
+	result(a.c.retries == b.c.retries + 1 && a.c.io_errors == b.c.io_errors + 1 &&
+	       a.c.requests == b.c.requests + 1,
+	       "one_event_retry_and_error", "retries +%llu io_errors +%llu",
+	       (unsigned long long)(a.c.retries - b.c.retries),
+	       (unsigned long long)(a.c.io_errors - b.c.io_errors));
+	/* chained bytes off sgl_model.h for the disk's inline count: a mismatch */
+	get_stats(OE_SLOT, SGL_OP_READ, &b);
+	drv_done(rq, dev, 16, true, cb + 32, 0, 65536, false);
+	get_stats(OE_SLOT, SGL_OP_READ, &a);
+	result(a.c.model_mismatch == b.c.model_mismatch + 1, "one_event_model_mismatch",
+	       "mismatch +%llu", (unsigned long long)(a.c.model_mismatch - b.c.model_mismatch));
+	/* an allocation failure is this mode's map error; nothing counts as a request */
+	get_stats(OE_SLOT, SGL_OP_READ, &b);
+	{
+		__u64 args[7] = { rq, dev, 0, 16, OE_INLINE, (__u32)-ENOMEM, false };
+
+		run(skel->progs.drv_alloc_fail, args, 7);
+	}
+	get_stats(OE_SLOT, SGL_OP_READ, &a);
+	result(a.c.alloc_failures == b.c.alloc_failures + 1 && a.c.map_errors == b.c.map_errors + 1 &&
+	       a.c.requests == b.c.requests,
+	       "one_event_alloc_fail_is_map_error", "failures +%llu map_errors +%llu requests +%lld",
+	       (unsigned long long)(a.c.alloc_failures - b.c.alloc_failures),
+	       (unsigned long long)(a.c.map_errors - b.c.map_errors),
+	       (long long)(a.c.requests - b.c.requests));
+	/* block programs: issue, requeue after issue and complete change nothing on it */
+	next_state = st_in_flight;
+	rq = fake_rq(op_read, 0, 16, 65536, 0, 0, OE_MAJOR, OE_MINOR);
+	get_stats(OE_SLOT, SGL_OP_READ, &b);
+	stock(skel->progs.stock_issue_raw, rq, 0);
+	stock(skel->progs.stock_requeue_raw, rq, 0);
+	stock(skel->progs.stock_complete_raw, rq, 0);
+	get_stats(OE_SLOT, SGL_OP_READ, &a);
+	next_state = st_idle;
+	err = words_changed(&a, &b, 1);
+	result(err == 0, "one_event_block_programs_skip_driver_disk", "%d words changed", err);
+	/* a disk not in the map: nothing anywhere */
+	get_stats(OE_SLOT, SGL_OP_READ, &b);
+	drv_done(rq, mkdev(OE_MAJOR, OE_MINOR + 1), 16, true, cb, 0, 65536, false);
+	get_stats(OE_SLOT, SGL_OP_READ, &a);
+	err = words_changed(&a, &b, 1);
+	result(err == 0, "one_event_partition_ignored", "%d words changed", err);
+out:
+	skel = main_skel;
+	sglstat_bpf__destroy(oe);
+}
+
 int main(void)
 {
 	struct btf *vmlinux;
@@ -1016,6 +1142,8 @@ int main(void)
 	bpf_program__set_autoload(skel->progs.stock_issue_btf, false);
 	bpf_program__set_autoload(skel->progs.stock_requeue_btf, false);
 	bpf_program__set_autoload(skel->progs.stock_complete_btf, false);
+	/* the setup/complete pair (--setup-time); test_one_event() the default */
+	skel->rodata->targ_setup_events = true;
 	err = sglstat_bpf__load(skel);
 	result(!err, "sglstat_bpf_load", "load: %s", strerror(-err));
 	fake = fake_rq_bpf__open_and_load();
@@ -1038,6 +1166,7 @@ int main(void)
 	test_driver_mode_requeue();
 	test_mixed();
 	test_queued();
+	test_one_event();
 out:
 	fake_rq_bpf__destroy(fake);
 	sglstat_bpf__destroy(skel);

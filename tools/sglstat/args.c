@@ -49,6 +49,7 @@ enum {
 	OPT_MAX_DISKS,
 	OPT_PICK_BY,
 	OPT_DISK,
+	OPT_SETUP_TIME,
 };
 
 /*
@@ -68,6 +69,7 @@ static const struct argp_option opts[] = {
 	{ "json", 'j', NULL, 0, "One JSON object per line per interval", 0 },
 	{ "milliseconds", 'm', NULL, 0, "Latency histograms in milliseconds", 0 },
 	{ "queued", 'Q', NULL, 0, "Latency includes queueing (start_time_ns)", 0 },
+	{ "setup-time", OPT_SETUP_TIME, NULL, 0, "Driver: also trace setups (map time, gauge)", 0 },
 	{ "cumulative", OPT_CUMULATIVE, NULL, 0, "Totals since start, not per interval", 0 },
 	{ "verbose", 'v', NULL, 0, "Print libbpf debug messages", 0 },
 	{ "mode", OPT_MODE, "MODE", 0, "auto (each disk its best way), driver, stock", 0 },
@@ -180,6 +182,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case 'Q':
 		env->queued = true;
+		break;
+	case OPT_SETUP_TIME:
+		env->setup_time = true;
 		break;
 	case OPT_MAX_DISKS:
 		err = sgl_parse_uint(arg, SGL_MAX_DISKS, &env->max_disks);
@@ -476,7 +481,7 @@ int sgl_parse_args(int argc, char **argv, struct sgl_env *env, unsigned int argp
 		return EINVAL;
 	}
 	if (env->memory && (env->interval || env->cumulative || env->timestamp || env->milliseconds ||
-			    env->queued || env->max_disks)) {
+			    env->queued || env->max_disks || env->setup_time)) {
 		fprintf(stderr, "sglstat: `sglstat memory` takes only -d, -j, --stock-inline\n");
 		return EINVAL;
 	}

@@ -18,6 +18,7 @@ struct sgl_env {
 	int nr_disks;
 	bool milliseconds;	/* -m: latency histograms in ms */
 	bool queued;		/* -Q: latency includes queueing (start_time_ns) */
+	bool setup_time;	/* --setup-time: driver setup events too */
 	unsigned int max_disks;	/* --max-disks: BPF slots (0: disks present + 4) */
 	bool per_disk;		/* -D */
 	bool timestamp;		/* -T */

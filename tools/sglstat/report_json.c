@@ -84,7 +84,7 @@ static void seg_arrays(FILE *out, const char *name, const __u64 h[SGL_SEG_SLOTS]
 	fputc(']', out);
 }
 
-static void stats_obj(FILE *out, enum sgl_mode mode, const struct sgl_stats *s)
+static void stats_obj(FILE *out, enum sgl_mode mode, bool setup_events, const struct sgl_stats *s)
 {
 	bool drv = mode == SGL_MODE_DRIVER;
 
@@ -112,7 +112,7 @@ static void stats_obj(FILE *out, enum sgl_mode mode, const struct sgl_stats *s)
 	fputs(",\"chained\":", out);
 	lat_obj(out, s->lat[SGL_LAT_CHAINED]);
 	fputs("},\"setup_ns\":", out);
-	if (drv)
+	if (drv && setup_events)
 		lat_obj(out, s->setup);
 	else
 		fputs("null", out);
@@ -138,12 +138,12 @@ void sgl_report_json(FILE *out, const struct sgl_snapshot *snap, const struct sg
 
 	fprintf(out, "{\"seq\":%llu,\"time\":%.3f,\"interval_s\":%.6f,\"elapsed_s\":%.6f,"
 		"\"mode\":\"%s\",\"programs\":\"%s\",\"cumulative\":%s,\"failures_known\":%s,"
-		"\"queued\":%s,\"disks\":[",
+		"\"queued\":%s,\"setup_events\":%s,\"disks\":[",
 		snap->seq, snap->ts_realtime, snap->interval_s, snap->elapsed_s,
 		sgl_mode_name(snap->mode),
 		snap->mode == SGL_MODE_DRIVER ? "raw_tp" : (snap->tp_btf ? "tp_btf" : "raw_tp"),
 		o->cumulative ? "true" : "false", snap->failures_known ? "true" : "false",
-		o->queued ? "true" : "false");
+		o->queued ? "true" : "false", snap->setup_events ? "true" : "false");
 	for (i = 0; i < snap->nr_disks; i++) {
 		const struct sgl_disk_snap *d = &snap->disk[i];
 		enum sgl_mode mode = sgl_disk_mode(snap, d);
@@ -160,11 +160,11 @@ void sgl_report_json(FILE *out, const struct sgl_snapshot *snap, const struct sg
 			d->inline_cnt, d->inline_assumed ? "true" : "false",
 			(long long)d->chained_now, (long long)d->chained_peak);
 		sgl_disk_total(d, o->cumulative, &tot);
-		stats_obj(out, mode, &tot);
+		stats_obj(out, mode, snap->setup_events, &tot);
 		fputs(",\"ops\":{", out);
 		for (op = 0; op < SGL_NR_OPS; op++) {
 			fprintf(out, "%s\"%s\":", op ? "," : "", sgl_op_name(op));
-			stats_obj(out, mode, sgl_pick(d, op, o->cumulative));
+			stats_obj(out, mode, snap->setup_events, sgl_pick(d, op, o->cumulative));
 		}
 		fputs("},\"sysfs\":", out);
 		if (d->sysfs.valid)

@@ -162,8 +162,10 @@ static void print_disk(FILE *out, const struct sgl_snapshot *snap, const struct 
 	else if (tot.c.model_mismatch)
 		fprintf(out, "  WARNING: %llu chained setups whose chained_bytes differ from sgl_chained_bytes()\n",
 			(unsigned long long)tot.c.model_mismatch);
-	fprintf(out, "  sg_pool bytes in flight %lld, peak %lld (as seen since attach)\n",
-		(long long)d->chained_now, (long long)d->chained_peak);
+	fprintf(out, "  sg_pool bytes in flight %lld, peak %lld (%s)\n",
+		(long long)d->chained_now, (long long)d->chained_peak,
+		mode == SGL_MODE_DRIVER && !snap->setup_events ?
+		"the driver's: peak since load or reset" : "as seen since attach");
 	if (tot.c.lat_src_io_start || tot.c.lat_src_start)
 		fprintf(out, "  latency from %s: %llu samples from io_start_time_ns (device time), %llu from start_time_ns (with queueing)\n",
 			o->queued ? "request allocation (-Q)" :

@@ -141,6 +141,7 @@ int main(int argc, char **argv)
 	to.btf_path = env.btf_path;
 	to.force_raw_tp = env.force_raw_tp;
 	to.queued = env.queued;
+	to.setup_events = env.setup_time;
 	to.max_disks = env.max_disks;
 	err = sgl_tracer_open(&t, &to);
 	if (err)

@@ -101,6 +101,12 @@ struct sgl_snapshot {
 	enum sgl_mode mode;
 	bool failures_known;		/* every disk in driver mode: alloc failures visible */
 	bool tp_btf;			/* stock mode: tp_btf (true) or raw_tp programs */
+	/*
+	 * Driver mode with setup events (--setup-time): setup_ns histograms,
+	 * and an in-flight gauge of our own; without, requests count at their
+	 * completion and the gauge is the driver's (since load or reset).
+	 */
+	bool setup_events;
 	unsigned long long seq;		/* interval number, 1-based */
 	double ts_realtime;		/* end of the interval, CLOCK_REALTIME seconds */
 	double interval_s;		/* length of this interval (monotonic) */

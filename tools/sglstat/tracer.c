@@ -312,6 +312,7 @@ static void snap_mode(struct sgl_tracer *t)
 		any_drv = t->drv && !t->stock, any_stock = !any_drv;
 	snap->mode = any_drv && any_stock ? SGL_MODE_AUTO : any_drv ? SGL_MODE_DRIVER : SGL_MODE_STOCK;
 	snap->failures_known = snap->mode == SGL_MODE_DRIVER;
+	snap->setup_events = t->drv_setup;
 }
 
 int sgl_tracer_collect(struct sgl_tracer *t, double interval_s, double elapsed_s)
@@ -337,6 +338,11 @@ int sgl_tracer_collect(struct sgl_tracer *t, double interval_s, double elapsed_s
 			sgl_read_drv_sysfs(root, d->name, &d->sysfs);
 		else
 			d->sysfs.valid = false;
+		/* without setup events the driver's own gauge stands in for ours */
+		if (d->mode == SGL_MODE_DRIVER && !t->drv_setup && d->sysfs.valid) {
+			d->chained_now = d->sysfs.chained_bytes_now;
+			d->chained_peak = d->sysfs.chained_bytes_peak;
+		}
 		/* geometry for tune captures, memory gauges; a vanished disk keeps its last */
 		if (d->present) {
 			sgl_disk_geo(root, d, t->o->stock_inline);
@@ -361,29 +367,53 @@ void sgl_tracer_reported(struct sgl_tracer *t)
 }
 
 /*
- * Driver tracepoints: setup/complete/alloc_fail, plus block_rq_requeue (to
- * undo setups of requests requeued after issue, e.g. virtqueue full).  Block
- * tracepoints: issue/requeue/complete.  Each block tracepoint as tp_btf when
- * the kernel supports it, else as the raw_tp twin.
+ * Driver tracepoints: complete (drv_done, one event per I/O) and alloc_fail;
+ * with setup events, setup/complete instead of drv_done, plus
+ * block_rq_requeue (to undo setups of requests requeued after issue, e.g.
+ * virtqueue full).  Block tracepoints: issue/requeue/complete.  Each block
+ * tracepoint as tp_btf when the kernel supports it, else as the raw_tp twin.
+ * The driver programs are attached by attach_driver().
  */
 static void set_autoload(struct sglstat_bpf *skel, bool drv, bool stock, bool btf)
 {
-	bpf_program__set_autoload(skel->progs.drv_setup, drv);
-	bpf_program__set_autoload(skel->progs.drv_complete, drv);
-	bpf_program__set_autoload(skel->progs.drv_setup_rq, drv);
-	bpf_program__set_autoload(skel->progs.drv_complete_rq, drv);
-	/* one of the two setup/complete pairs: attach_driver_pair() */
-	bpf_program__set_autoattach(skel->progs.drv_setup, false);
-	bpf_program__set_autoattach(skel->progs.drv_complete, false);
-	bpf_program__set_autoattach(skel->progs.drv_setup_rq, false);
-	bpf_program__set_autoattach(skel->progs.drv_complete_rq, false);
+	struct bpf_program *drv_progs[] = {
+		skel->progs.drv_done, skel->progs.drv_setup, skel->progs.drv_complete,
+		skel->progs.drv_setup_rq, skel->progs.drv_complete_rq,
+	};
+	bool requeue = stock || drv;	/* a fallback to setup events needs it too */
+	unsigned int i;
+
+	for (i = 0; i < sizeof(drv_progs) / sizeof(drv_progs[0]); i++) {
+		bpf_program__set_autoload(drv_progs[i], drv);
+		bpf_program__set_autoattach(drv_progs[i], false);
+	}
 	bpf_program__set_autoload(skel->progs.drv_alloc_fail, drv);
 	bpf_program__set_autoload(skel->progs.stock_issue_btf, stock && btf);
 	bpf_program__set_autoload(skel->progs.stock_complete_btf, stock && btf);
-	bpf_program__set_autoload(skel->progs.stock_requeue_btf, btf);
+	bpf_program__set_autoload(skel->progs.stock_requeue_btf, requeue && btf);
+	bpf_program__set_autoload(skel->progs.stock_requeue_raw, requeue && !btf);
 	bpf_program__set_autoload(skel->progs.stock_issue_raw, stock && !btf);
 	bpf_program__set_autoload(skel->progs.stock_complete_raw, stock && !btf);
-	bpf_program__set_autoload(skel->progs.stock_requeue_raw, !btf);
+	bpf_program__set_autoattach(skel->progs.stock_requeue_btf, false);
+	bpf_program__set_autoattach(skel->progs.stock_requeue_raw, false);
+}
+
+/*
+ * block_rq_requeue: stock mode undoes the issues of requests requeued after
+ * issue there; driver mode only needs it while setups count.
+ */
+static int attach_requeue(struct sgl_tracer *t)
+{
+	struct sglstat_bpf *skel = t->skel;
+
+	if (!t->stock && !t->drv_setup)
+		return 0;
+	if (t->tp_btf) {
+		skel->links.stock_requeue_btf = bpf_program__attach(skel->progs.stock_requeue_btf);
+		return skel->links.stock_requeue_btf ? 0 : -errno;
+	}
+	skel->links.stock_requeue_raw = bpf_program__attach(skel->progs.stock_requeue_raw);
+	return skel->links.stock_requeue_raw ? 0 : -errno;
 }
 
 /*
@@ -397,6 +427,7 @@ static int attach_driver_pair(struct sglstat_bpf *skel)
 {
 	int err;
 
+	fprintf(stderr, "sglstat: tracing setups too (two events per I/O)\n");
 	skel->links.drv_setup = bpf_program__attach(skel->progs.drv_setup);
 	err = skel->links.drv_setup ? 0 : -errno;
 	if (!err) {
@@ -417,20 +448,48 @@ static int attach_driver_pair(struct sglstat_bpf *skel)
 	return skel->links.drv_complete_rq ? 0 : -errno;
 }
 
+/*
+ * drv_done alone (one event per I/O), unless setup events were asked for or
+ * the module's complete tracepoint lacks setup_info (an older module): then
+ * the setup/complete pair, which needs its setups counted (targ_setup_events,
+ * read-only once loaded, so that case reopens: sgl_tracer_open()).
+ */
+static int attach_driver(struct sgl_tracer *t)
+{
+	struct sglstat_bpf *skel = t->skel;
+	int err;
+
+	if (t->drv_setup)
+		return attach_driver_pair(skel);
+	skel->links.drv_done = bpf_program__attach(skel->progs.drv_done);
+	err = skel->links.drv_done ? 0 : -errno;
+	if (err == -EINVAL) {
+		fprintf(stderr, "sglstat: this virtio_blk_sgl's complete tracepoint lacks setup_info (an older module): tracing setups too\n");
+		return -EAGAIN;
+	}
+	return err;
+}
+
 const char *sgl_tracer_describe(const struct sgl_tracer *t)
 {
+	if (t->drv && t->stock && !t->drv_setup)
+		return t->tp_btf ?
+			"virtio_blk_sgl disks: virtio_blk_sgl complete/alloc_fail, raw_tp; other disks: block_rq_issue/requeue/complete, tp_btf" :
+			"virtio_blk_sgl disks: virtio_blk_sgl complete/alloc_fail, raw_tp; other disks: block_rq_issue/requeue/complete, raw_tp";
 	if (t->drv && t->stock)
 		return t->tp_btf ?
-			"virtio_blk_sgl disks: virtio_blk_sgl tracepoints, raw_tp; other disks: block_rq_issue/requeue/complete, tp_btf" :
-			"virtio_blk_sgl disks: virtio_blk_sgl tracepoints, raw_tp; other disks: block_rq_issue/requeue/complete, raw_tp";
+			"virtio_blk_sgl disks: virtio_blk_sgl setup/complete/alloc_fail, raw_tp; other disks: block_rq_issue/requeue/complete, tp_btf" :
+			"virtio_blk_sgl disks: virtio_blk_sgl setup/complete/alloc_fail, raw_tp; other disks: block_rq_issue/requeue/complete, raw_tp";
+	if (t->drv && !t->drv_setup)
+		return "virtio_blk_sgl complete/alloc_fail, raw_tp: one event per I/O";
 	if (t->drv)
-		return t->tp_btf ? "virtio_blk_sgl tracepoints, raw_tp; block_rq_requeue, tp_btf" :
-				   "virtio_blk_sgl tracepoints and block_rq_requeue, raw_tp";
+		return t->tp_btf ? "virtio_blk_sgl setup/complete/alloc_fail, raw_tp; block_rq_requeue, tp_btf" :
+				   "virtio_blk_sgl setup/complete/alloc_fail and block_rq_requeue, raw_tp";
 	return t->tp_btf ? "block_rq_issue/requeue/complete, tp_btf; allocation failures not visible" :
 			   "block_rq_issue/requeue/complete, raw_tp; allocation failures not visible";
 }
 
-int sgl_tracer_open(struct sgl_tracer *t, const struct sgl_tracer_opts *o)
+static int tracer_open(struct sgl_tracer *t, const struct sgl_tracer_opts *o, bool drv_setup)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
 	static struct sgl_disk_info found[SGL_SCAN_MAX];
@@ -446,6 +505,7 @@ int sgl_tracer_open(struct sgl_tracer *t, const struct sgl_tracer_opts *o)
 	snprintf(path, sizeof(path), "%s/module/virtio_blk_sgl", root);
 	t->drv = o->mode == SGL_MODE_DRIVER || (o->mode == SGL_MODE_AUTO && !access(path, F_OK));
 	t->stock = o->mode != SGL_MODE_DRIVER;
+	t->drv_setup = t->drv && drv_setup;
 
 	t->snap = calloc(1, sizeof(*t->snap));
 	t->ncpus = libbpf_num_possible_cpus();
@@ -477,6 +537,7 @@ int sgl_tracer_open(struct sgl_tracer *t, const struct sgl_tracer_opts *o)
 	t->skel->rodata->targ_part_shift = PART_SHIFT;
 	t->skel->rodata->targ_driver_mode = o->mode == SGL_MODE_DRIVER;
 	t->skel->rodata->targ_queued = o->queued;
+	t->skel->rodata->targ_setup_events = t->drv_setup;
 	t->tp_btf = !o->btf_path && !o->force_raw_tp && sgl_probe_tp_btf();
 	set_autoload(t->skel, t->drv, t->stock, t->tp_btf);
 	t->snap->tp_btf = t->tp_btf;
@@ -501,8 +562,12 @@ int sgl_tracer_open(struct sgl_tracer *t, const struct sgl_tracer_opts *o)
 		return err;
 
 	err = sglstat_bpf__attach(t->skel);
+	if (!err)
+		err = attach_requeue(t);
 	if (!err && t->drv)
-		err = attach_driver_pair(t->skel);
+		err = attach_driver(t);
+	if (err == -EAGAIN)
+		return err;
 	if (err) {
 		if (t->drv)
 			fprintf(stderr, "sglstat: cannot attach to the virtio_blk_sgl tracepoints: %s (is the virtio_blk_sgl module loaded?)\n",
@@ -513,6 +578,16 @@ int sgl_tracer_open(struct sgl_tracer *t, const struct sgl_tracer_opts *o)
 	}
 	snap_mode(t);
 	return 0;
+}
+
+int sgl_tracer_open(struct sgl_tracer *t, const struct sgl_tracer_opts *o)
+{
+	int err = tracer_open(t, o, o->setup_events);
+
+	if (err != -EAGAIN)
+		return err;
+	sgl_tracer_close(t);
+	return tracer_open(t, o, true);
 }
 
 void sgl_tracer_close(struct sgl_tracer *t)

@@ -20,6 +20,7 @@ struct sgl_tracer_opts {
 	const char *btf_path;		/* --btf (already checked) */
 	bool force_raw_tp;		/* --raw-tp */
 	bool queued;			/* -Q: latency from start_time_ns */
+	bool setup_events;		/* --setup-time: driver setup events too */
 	unsigned int max_disks;		/* --max-disks; 0: sized from the host */
 };
 
@@ -34,6 +35,7 @@ struct sgl_tracer {
 	unsigned int nslots;		/* BPF slots (maps sized at load) */
 	int slot_owner[SGL_MAX_DISKS];	/* snapshot index per slot, -1 free */
 	bool drv;			/* driver tracepoint programs loaded */
+	bool drv_setup;			/* driver requests counted at setup events */
 	bool stock;			/* block tracepoint issue/complete programs loaded */
 	bool tp_btf;			/* block programs as tp_btf (else raw_tp) */
 	bool warned_full, warned_slots;

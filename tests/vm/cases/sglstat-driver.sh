@@ -63,70 +63,86 @@ workload() {	# (no variable "n": check() keeps the case name in it)
 	return $_ok
 }
 
-# ---- 1. no injection: exact counters, exact histogram, chained bytes
+# ---- 1. no injection: exact counters, exact histogram, chained bytes; by
+# default (one event per I/O: drv_done counts each request at its
+# completion) and with --setup-time (drv_setup and drv_complete, setup times)
 inl=$(sgl_get $D inline_sg_cnt)
-counters before
-if ! start_sglstat drv --mode driver -d $D; then
-	fail start "$(cat "$OUT/drv.err")"; exit 0
-fi
-check "mode-line" grep -q '^sglstat: mode driver' "$OUT/drv.err"
-# this module passes the request's fields as tracepoint arguments: the
-# programs attached are the ones that take them, not the request readers
-links=$(bpftool link show -j 2>/dev/null | jq -r '.[] | select(.type == "raw_tracepoint") | .prog_id' |
-	while read -r id; do bpftool prog show id "$id" -j | jq -r .name; done | sort | tr '\n' ' ')
-check "attached-argument-programs ($links)" sh -c "echo '$links' | grep -qw drv_setup && echo '$links' | grep -qw drv_complete &&
-	! echo '$links' | grep -q '_rq '"
-check no-older-module-note sh -c "! grep -q 'lack the appended arguments' '$OUT/drv.err'"
 T=/sys/kernel/tracing
-echo > $T/trace
-echo 1 > $T/events/virtio_blk_sgl/virtio_blk_sgl_setup/enable
-check "segbuf-io" workload
-echo 0 > $T/events/virtio_blk_sgl/virtio_blk_sgl_setup/enable
-stop_sglstat drv
-# the kernel's own event stream: each chained setup's chained_bytes against
-# lib/sg_pool.c restated in shell (sgpool_bytes), not include/sgl_model.h,
-# which both the driver and sglstat's BPF use (so their model_mismatch
-# could never differ)
-grep 'virtio_blk_sgl_setup:.* chained=1 ' $T/trace | sed 's/.* nsegs=\([0-9]*\) inline=\([0-9]*\) chained=1 chained_bytes=\([0-9]*\) .*/\1 \2 \3/' |
-	sort | uniq -c >"$OUT/setup-chained.txt"
-tr_chained=0 tr_mismatch=0
-while read -r cnt ns il cb; do
-	tr_chained=$((tr_chained + cnt))
-	[ "$(sgpool_bytes "$ns" "$il")" = "$cb" ] || tr_mismatch=$((tr_mismatch + cnt))
-done <"$OUT/setup-chained.txt"
-echo > $T/trace
-counters after
-check_eq "one-report" 1 "$(grep -c . "$OUT/drv.json")"
-check_eq "requests-vs-mapped" "$(delta requests_mapped)" "$(js drv requests)"
-check_eq "chained-vs-sysfs" "$(delta requests_chained)" "$(js drv chained)"
-check_eq "completions-vs-sysfs" "$(delta requests_completed)" "$(js drv completions)"
-check_eq "io-errors-vs-sysfs" "$(delta io_errors)" "$(js drv io_errors)"
-check_eq "failures-vs-sysfs" "$(delta chain_alloc_failures)" "$(js drv alloc_failures)"
-check_eq "retries-vs-sysfs" "$(delta retries)" "$(js drv retries)"
-check_eq "no-get-id" 0 "$(j drv .disks[0].ops.other.requests)"
-check "chained-setups-traced ($tr_chained)" [ "$tr_chained" -gt 0 ]
-check_eq "model-mismatch-vs-tracefs" "$tr_mismatch" "$(j drv .disks[0].total.model_mismatch)"
-# the histogram: REPS requests of exactly n segments per direction
-exp_lin="" exp_log="" bytes=0 nch=0
-for n in $NS; do
-	if [ "$n" -le 128 ]; then exp_lin="$exp_lin,[$n,$REPS]"; else exp_log="[128,256,$REPS]"; fi
-	b=$(sgpool_bytes "$n" "$inl")
-	bytes=$((bytes + b * REPS))
-	[ "$b" -gt 0 ] && nch=$((nch + REPS))
-done
-exp_lin="[${exp_lin#,}]" exp_log="[$exp_log]"
-for op in read write; do
-	check_eq "seg-hist-$op" "$exp_lin" "$(j drv .disks[0].ops.$op.seg_hist)"
-	check_eq "seg-hist-log2-$op" "$exp_log" "$(j drv .disks[0].ops.$op.seg_hist_log2)"
-	check_eq "chained-$op" "$nch" "$(j drv .disks[0].ops.$op.chained)"
-	check_eq "chained-bytes-$op" "$bytes" "$(j drv .disks[0].ops.$op.chained_bytes)"
-	check_eq "requests-$op" $(( $(echo $NS | wc -w) * REPS )) "$(j drv .disks[0].ops.$op.requests)"
-	check_eq "latency-count-$op" "$(j drv .disks[0].ops.$op.completions)" \
-		"$(j drv "(.disks[0].ops.$op | .lat_ns.inline.count + .lat_ns.chained.count + .lat_untimed)")"
-	check_eq "setup-count-$op" "$(j drv .disks[0].ops.$op.requests)" \
-		"$(j drv .disks[0].ops.$op.setup_ns.count)"
-done
-check_eq "sysfs-in-json" "$(sgl_get $D requests_mapped)" "$(j drv .disks[0].sysfs.requests_mapped)"
+
+# exact_run NAME WANT_PROGS SGLSTAT_ARGS...: the segbuf workload under
+# sglstat NAME; the raw_tp programs attached must be WANT_PROGS exactly
+exact_run() {
+	_r=$1 _want=$2; shift 2
+	counters before
+	if ! start_sglstat $_r --mode driver -d $D "$@"; then
+		fail $_r-start "$(cat "$OUT/$_r.err")"; return
+	fi
+	check "$_r-mode-line" grep -q '^sglstat: mode driver' "$OUT/$_r.err"
+	# this module passes the request's fields as tracepoint arguments: the
+	# programs attached are the ones that take them, not the request readers
+	# (drv_setup_rq, drv_complete_rq)
+	links=$(bpftool link show -j 2>/dev/null | jq -r '.[] | select(.type == "raw_tracepoint") | .prog_id' |
+		while read -r id; do bpftool prog show id "$id" -j | jq -r .name; done | grep '^drv_' | sort | tr '\n' ' ')
+	check_eq "$_r-attached-programs" "$_want" "$links"
+	check $_r-no-older-module-note sh -c "! grep -q 'lack' '$OUT/$_r.err'"
+	echo > $T/trace
+	echo 1 > $T/events/virtio_blk_sgl/virtio_blk_sgl_setup/enable
+	check "$_r-segbuf-io" workload
+	echo 0 > $T/events/virtio_blk_sgl/virtio_blk_sgl_setup/enable
+	stop_sglstat $_r
+	# the kernel's own event stream: each chained setup's chained_bytes against
+	# lib/sg_pool.c restated in shell (sgpool_bytes), not include/sgl_model.h,
+	# which both the driver and sglstat's BPF use (so their model_mismatch
+	# could never differ)
+	grep 'virtio_blk_sgl_setup:.* chained=1 ' $T/trace | sed 's/.* nsegs=\([0-9]*\) inline=\([0-9]*\) chained=1 chained_bytes=\([0-9]*\) .*/\1 \2 \3/' |
+		sort | uniq -c >"$OUT/$_r-setup-chained.txt"
+	tr_chained=0 tr_mismatch=0
+	while read -r cnt ns il cb; do
+		tr_chained=$((tr_chained + cnt))
+		[ "$(sgpool_bytes "$ns" "$il")" = "$cb" ] || tr_mismatch=$((tr_mismatch + cnt))
+	done <"$OUT/$_r-setup-chained.txt"
+	echo > $T/trace
+	counters after
+	check_eq "$_r-one-report" 1 "$(grep -c . "$OUT/$_r.json")"
+	check_eq "$_r-requests-vs-mapped" "$(delta requests_mapped)" "$(js $_r requests)"
+	check_eq "$_r-chained-vs-sysfs" "$(delta requests_chained)" "$(js $_r chained)"
+	check_eq "$_r-completions-vs-sysfs" "$(delta requests_completed)" "$(js $_r completions)"
+	check_eq "$_r-io-errors-vs-sysfs" "$(delta io_errors)" "$(js $_r io_errors)"
+	check_eq "$_r-failures-vs-sysfs" "$(delta chain_alloc_failures)" "$(js $_r alloc_failures)"
+	check_eq "$_r-retries-vs-sysfs" "$(delta retries)" "$(js $_r retries)"
+	check_eq "$_r-no-get-id" 0 "$(j $_r .disks[0].ops.other.requests)"
+	check "$_r-chained-setups-traced ($tr_chained)" [ "$tr_chained" -gt 0 ]
+	check_eq "$_r-model-mismatch-vs-tracefs" "$tr_mismatch" "$(j $_r .disks[0].total.model_mismatch)"
+	# the histogram: REPS requests of exactly n segments per direction
+	exp_lin="" exp_log="" bytes=0 nch=0
+	for n in $NS; do
+		if [ "$n" -le 128 ]; then exp_lin="$exp_lin,[$n,$REPS]"; else exp_log="[128,256,$REPS]"; fi
+		b=$(sgpool_bytes "$n" "$inl")
+		bytes=$((bytes + b * REPS))
+		[ "$b" -gt 0 ] && nch=$((nch + REPS))
+	done
+	exp_lin="[${exp_lin#,}]" exp_log="[$exp_log]"
+	for op in read write; do
+		check_eq "$_r-seg-hist-$op" "$exp_lin" "$(j $_r .disks[0].ops.$op.seg_hist)"
+		check_eq "$_r-seg-hist-log2-$op" "$exp_log" "$(j $_r .disks[0].ops.$op.seg_hist_log2)"
+		check_eq "$_r-chained-$op" "$nch" "$(j $_r .disks[0].ops.$op.chained)"
+		check_eq "$_r-chained-bytes-$op" "$bytes" "$(j $_r .disks[0].ops.$op.chained_bytes)"
+		check_eq "$_r-requests-$op" $(( $(echo $NS | wc -w) * REPS )) "$(j $_r .disks[0].ops.$op.requests)"
+		check_eq "$_r-latency-count-$op" "$(j $_r .disks[0].ops.$op.completions)" \
+			"$(j $_r "(.disks[0].ops.$op | .lat_ns.inline.count + .lat_ns.chained.count + .lat_untimed)")"
+		if [ "$_r" = drv ]; then
+			check_eq "$_r-no-setup-times-$op" null "$(j $_r .disks[0].ops.$op.setup_ns)"
+		else
+			check_eq "$_r-setup-count-$op" "$(j $_r .disks[0].ops.$op.requests)" \
+				"$(j $_r .disks[0].ops.$op.setup_ns.count)"
+		fi
+	done
+	check_eq "$_r-sysfs-in-json" "$(sgl_get $D requests_mapped)" "$(j $_r .disks[0].sysfs.requests_mapped)"
+}
+exact_run drv "drv_alloc_fail drv_done "
+check_eq "drv-setup-events-false" false "$(j drv .setup_events)"
+exact_run setup "drv_alloc_fail drv_complete drv_setup " --setup-time
+check_eq "setup-setup-events-true" true "$(j setup .setup_events)"
 
 # ---- 2. injected failures: every failure and retry seen, requests still exact
 echo 50 > /sys/module/virtio_blk_sgl/parameters/fail_chain_percent
