@@ -8,7 +8,7 @@
 #
 # One line per run in $OUT/icount.txt:
 #   layout rw bs qd config round ipio spin_share chained_pct [prog_ipio]
-# prog_ipio, for the sglstat-stats and biolatency-stats configurations only
+# prog_ipio, for the *-stats configurations only
 # (that tracer attached with kernel.bpf_stats_enabled=1): the run_time_ns
 # its BPF programs accumulated (their prog fds' fdinfo), per I/O the block
 # layer completed over the run's reps; under -icount a nanosecond is an
@@ -29,9 +29,10 @@ BSS=${BENCH_IC_BS:-"512 4096 16384 65536 131072"}
 QDS=${BENCH_IC_QD:-"1 8 64 128"}
 RWS=${BENCH_IC_RW:-"read write"}
 LAYOUTS=${BENCH_IC_LAYOUTS:-"frag contig"}
-# configurations: prealloc inline2 tuned intree, and sglstat / biolatency
-# (inline 2 with that tracer attached: scripts/bench/run.sh part
-# icount-tracers), sglstat-stats / biolatency-stats (the same with bpf_stats)
+# configurations: prealloc inline2 tuned intree, and sglstat / sglstat-setup
+# (--setup-time) / biolatency (inline 2 with that tracer attached:
+# scripts/bench/run.sh part icount-tracers), and each of those with -stats
+# (the same with bpf_stats)
 CONFIGS=${BENCH_IC_CONFIGS:-"prealloc inline2 tuned intree"}
 TUNED=${BENCH_TUNED:-}
 # the disk's I/O scheduler (BENCH_IC_SCHED=none: blk-mq ends completions in
@@ -91,6 +92,7 @@ load() {
 		{ echo "bench: cannot set scheduler $SCHED" >&2; return 1; }
 	case $1 in *-stats) echo 1 ;; *) echo 0 ;; esac >/proc/sys/kernel/bpf_stats_enabled
 	case $1 in
+	sglstat-setup*) attach sglstat --mode driver --setup-time 3600 >&2 || return 1 ;;
 	sglstat*) attach sglstat --mode driver 3600 >&2 || return 1 ;;
 	biolatency*) attach biolatency 3600 >&2 || return 1 ;;
 	esac

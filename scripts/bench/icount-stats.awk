@@ -24,7 +24,7 @@ function ratio(cell, cfg, ref,    r, s, ss, x) {
 	}
 	if (K == 0) { M = ""; H = ""; return 0 }
 	M = s / K
-	H = K > 1 ? tq(K - 1) * sqrt((ss - K * M * M) / (K - 1) / K) : ""
+	H = K > 1 ? tq(K - 1) * sqrt(nonneg(ss - K * M * M) / (K - 1) / K) : ""
 	if (H != "" && H < 0) H = 0
 	return K
 }
@@ -34,12 +34,14 @@ function fmt(cell, cfg, ref) {
 	return sprintf("%.3f ± %.3f", M, H)
 }
 # mci LIST: mean and 95% CI half-width of space-separated values into M, H
+# a sum of squares less its mean's, which rounding can take just below 0
+function nonneg(x) { return x > 0 ? x : 0 }
 function mci(list,    n, a, i, s, ss) {
 	n = split(list, a, " ")
 	s = 0; ss = 0
 	for (i = 1; i <= n; i++) { s += a[i]; ss += a[i] * a[i] }
 	M = n ? s / n : ""
-	H = n > 1 ? tq(n - 1) * sqrt((ss - n * M * M) / (n - 1) / n) : ""
+	H = n > 1 ? tq(n - 1) * sqrt(nonneg(ss - n * M * M) / (n - 1) / n) : ""
 	if (H != "" && H < 0) H = 0
 	return n
 }

@@ -64,7 +64,7 @@ if has icount-parts; then
 fi
 if has icount-tracers; then
 	stamp "guest: what an attached sglstat or biolatency costs per I/O, under -icount"
-	BENCH_IC_CONFIGS="inline2 sglstat biolatency sglstat-stats biolatency-stats" BENCH_IC_BS=${BENCH_IC_BS:-"4096 65536"} BENCH_IC_QD=${BENCH_IC_QD:-8} \
+	BENCH_IC_CONFIGS="inline2 sglstat sglstat-setup biolatency sglstat-stats sglstat-setup-stats biolatency-stats" BENCH_IC_BS=${BENCH_IC_BS:-"4096 65536"} BENCH_IC_QD=${BENCH_IC_QD:-8} \
 	BENCH_IC_RW=${BENCH_IC_RW:-read} BENCH_IC_LAYOUTS=${BENCH_IC_LAYOUTS:-frag} BENCH_TUNED=none \
 		guest icount-tracers "$TOP/scripts/bench/icount-guest.sh" --disks 0 --smp 1 --mem 1024 --timeout 7200 \
 		--qemu-args "-icount shift=0,sleep=off -drive driver=null-co,id=n0,if=none,size=1G -device virtio-blk-pci,drive=n0,serial=null0"
