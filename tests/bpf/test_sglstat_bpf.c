@@ -244,6 +244,38 @@ static int drv_alloc_fail(__u64 rq, __u32 dev, __u32 nsegs, bool injected)
 	return run(skel->progs.drv_alloc_fail, a, 7);
 }
 
+/* instance flavours: the rodata a test instance loads with */
+enum { INST_DRIVER_MODE = 1, INST_SETUP_EVENTS = 2, INST_QUEUED = 4 };
+
+/*
+ * Open and load an instance of the programs with the given rodata; tp_btf
+ * programs cannot be test-run (tracing type), and the raw_tp twins share
+ * their code.  NULL after a FAIL line named @name_load.
+ */
+static struct sglstat_bpf *load_instance(const char *name_load, unsigned int flags)
+{
+	struct sglstat_bpf *o = sglstat_bpf__open();
+	int err;
+
+	if (!o) {
+		result(false, name_load, "open: %s", strerror(errno));
+		return NULL;
+	}
+	o->rodata->targ_driver_mode = flags & INST_DRIVER_MODE;
+	o->rodata->targ_setup_events = flags & INST_SETUP_EVENTS;
+	o->rodata->targ_queued = flags & INST_QUEUED;
+	bpf_program__set_autoload(o->progs.stock_issue_btf, false);
+	bpf_program__set_autoload(o->progs.stock_requeue_btf, false);
+	bpf_program__set_autoload(o->progs.stock_complete_btf, false);
+	err = sglstat_bpf__load(o);
+	result(!err, name_load, "load: %s", strerror(-err));
+	if (err) {
+		sglstat_bpf__destroy(o);
+		return NULL;
+	}
+	return o;
+}
+
 static void test_segment_slots(__u64 rq_read)
 {
 	/* nsegs -> expected slot, from the definition in sglstat.h */
@@ -753,22 +785,10 @@ static void test_driver_mode_requeue(void)
 	__u32 dev = mkdev(D1_MAJOR, D1_MINOR);
 	__u32 cb = (__u32)sgl_chained_bytes(8, D1_INLINE);
 	__u64 rq;
-	int err;
 
-	drv = sglstat_bpf__open();
-	if (!drv) {
-		result(false, "drvmode_open", "%s", strerror(errno));
+	drv = load_instance("drvmode_load", INST_DRIVER_MODE | INST_SETUP_EVENTS);
+	if (!drv)
 		return;
-	}
-	drv->rodata->targ_driver_mode = true;
-	drv->rodata->targ_setup_events = true;
-	bpf_program__set_autoload(drv->progs.stock_issue_btf, false);
-	bpf_program__set_autoload(drv->progs.stock_requeue_btf, false);
-	bpf_program__set_autoload(drv->progs.stock_complete_btf, false);
-	err = sglstat_bpf__load(drv);
-	result(!err, "drvmode_load", "%s", strerror(-err));
-	if (err)
-		goto out;
 	skel = drv;
 	{
 		struct sgl_disk_val v = { .major = D1_MAJOR, .first_minor = D1_MINOR, .slot = D1_SLOT,
@@ -816,7 +836,6 @@ static void test_driver_mode_requeue(void)
 	result(a.c.requests == b.c.requests && a.seg[0] == b.seg[0] && a.c.bytes == b.c.bytes,
 	       "drvmode_requeue_vsgl_discard", "requests +%lld seg0 +%lld",
 	       (long long)(a.c.requests - b.c.requests), (long long)(a.seg[0] - b.seg[0]));
-out:
 	skel = stock_skel;
 	next_state = st_idle;
 	sglstat_bpf__destroy(drv);
@@ -942,21 +961,10 @@ static void test_queued(void)
 	struct sglstat_bpf *main_skel = skel, *q;
 	struct sgl_stats b, a;
 	__u64 rq, now = mono_ns();
-	int err;
 
-	q = sglstat_bpf__open();
-	if (!q) {
-		result(false, "queued_open", "%s", strerror(errno));
+	q = load_instance("queued_load", INST_QUEUED);
+	if (!q)
 		return;
-	}
-	q->rodata->targ_queued = true;
-	bpf_program__set_autoload(q->progs.stock_issue_btf, false);
-	bpf_program__set_autoload(q->progs.stock_requeue_btf, false);
-	bpf_program__set_autoload(q->progs.stock_complete_btf, false);
-	err = sglstat_bpf__load(q);
-	result(!err, "queued_load", "%s", strerror(-err));
-	if (err)
-		goto out;
 	skel = q;
 	add_disk(D0_MAJOR, D0_MINOR, D0_SLOT, D0_INLINE);
 	/* started 2^30 ns ago, issued just now: the sample lands in slot 30 or 31 */
@@ -971,7 +979,6 @@ static void test_queued(void)
 	       "queued_latency_from_start", "start +%llu io_start +%llu",
 	       (unsigned long long)(a.c.lat_src_start - b.c.lat_src_start),
 	       (unsigned long long)(a.c.lat_src_io_start - b.c.lat_src_io_start));
-out:
 	skel = main_skel;
 	sglstat_bpf__destroy(q);
 }
@@ -1008,18 +1015,9 @@ static void test_one_event(void)
 	__u64 rq, now = mono_ns();
 	int err;
 
-	oe = sglstat_bpf__open();
-	if (!oe) {
-		result(false, "one_event_open", "%s", strerror(errno));
+	oe = load_instance("one_event_load", 0);
+	if (!oe)
 		return;
-	}
-	bpf_program__set_autoload(oe->progs.stock_issue_btf, false);
-	bpf_program__set_autoload(oe->progs.stock_requeue_btf, false);
-	bpf_program__set_autoload(oe->progs.stock_complete_btf, false);
-	err = sglstat_bpf__load(oe);
-	result(!err && !oe->rodata->targ_setup_events, "one_event_load", "%s", strerror(-err));
-	if (err)
-		goto out;
 	skel = oe;
 	bpf_map_update_elem(bpf_map__fd(skel->maps.disks), &key, &v, BPF_ANY);
 
@@ -1096,7 +1094,6 @@ static void test_one_event(void)
 	get_stats(OE_SLOT, SGL_OP_READ, &a);
 	err = words_changed(&a, &b, 1);
 	result(err == 0, "one_event_partition_ignored", "%d words changed", err);
-out:
 	skel = main_skel;
 	sglstat_bpf__destroy(oe);
 }
@@ -1133,19 +1130,9 @@ int main(void)
 	btf__free(vmlinux);
 	result(!err, "vmlinux_enum_req_op", "enum req_op values not found in vmlinux BTF");
 
-	skel = sglstat_bpf__open();
-	if (!skel) {
-		printf("FAIL: sglstat_bpf_open: %s\n", strerror(errno));
-		return 1;
-	}
-	/* tp_btf programs cannot be test-run (tracing type); the raw_tp twins share the code */
-	bpf_program__set_autoload(skel->progs.stock_issue_btf, false);
-	bpf_program__set_autoload(skel->progs.stock_requeue_btf, false);
-	bpf_program__set_autoload(skel->progs.stock_complete_btf, false);
 	/* the setup/complete pair (--setup-time); test_one_event() the default */
-	skel->rodata->targ_setup_events = true;
-	err = sglstat_bpf__load(skel);
-	result(!err, "sglstat_bpf_load", "load: %s", strerror(-err));
+	skel = load_instance("sglstat_bpf_load", INST_SETUP_EVENTS);
+	err = skel ? 0 : -1;
 	fake = fake_rq_bpf__open_and_load();
 	result(fake != NULL, "fake_rq_bpf_load", "load failed (needs CAP_PERFMON for the pointer)");
 	if (err || !fake)
