@@ -427,7 +427,6 @@ static int attach_driver_pair(struct sglstat_bpf *skel)
 {
 	int err;
 
-	fprintf(stderr, "sglstat: tracing setups too (two events per I/O)\n");
 	skel->links.drv_setup = bpf_program__attach(skel->progs.drv_setup);
 	err = skel->links.drv_setup ? 0 : -errno;
 	if (!err) {
