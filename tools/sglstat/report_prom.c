@@ -467,7 +467,7 @@ static const struct ctr_def {
 	enum when when;
 } ctr_defs[] = {
 	{ P "requests_total",
-	  "Requests set up (driver mode) or issued (stock mode), by disk and op.",
+	  "Requests completed (driver mode; set up, with --setup-time) or issued (stock mode), by disk and op.",
 	  offsetof(struct sgl_counters, requests), W_ALL },
 	{ P "chained_requests_total",
 	  "Of those, requests whose SG table needed an sg_pool allocation (stock mode: inferred from the inline count).",
@@ -488,7 +488,7 @@ static const struct ctr_def {
 	  "Setups that failed to map the request (driver mode only).",
 	  offsetof(struct sgl_counters, map_errors), W_DRIVER },
 	{ P "retries_total",
-	  "Driver mode: successful setups of requests that failed to map before; stock mode: requests requeued before issue (in-tree virtio_blk: SG allocation failures).",
+	  "Driver mode: requests whose successful setup followed a failed one; stock mode: requests requeued before issue (in-tree virtio_blk: SG allocation failures).",
 	  offsetof(struct sgl_counters, retries), W_ALL },
 	{ P "requeues_total",
 	  "Requests requeued after issue (e.g. virtqueue full); that attempt is taken back out of the request counts.",
@@ -509,7 +509,7 @@ static const struct ctr_def {
 	  "Latency samples timed from start_time_ns (includes scheduler and tag wait; always with -Q).",
 	  offsetof(struct sgl_counters, lat_src_start), W_ALL },
 	{ P "model_mismatch_total",
-	  "Driver mode: setups whose chained_bytes differ from sglstat's sg_pool model (should stay 0).",
+	  "Driver mode: requests whose chained_bytes differ from sglstat's sg_pool model (should stay 0).",
 	  offsetof(struct sgl_counters, model_mismatch), W_DRIVER },
 };
 
@@ -710,7 +710,7 @@ int sgl_prom_format(const struct sgl_snapshot *snap, const struct sgl_prom_meta 
 	}
 	{
 		struct fam f = { P "setup_latency_seconds", "histogram",
-				 "Driver mode: time to map a request (sg_pool allocation + blk_rq_map_sg).", 0 };
+				 "Driver mode with --setup-time: time to map a request (sg_pool allocation + blk_rq_map_sg).", 0 };
 
 		for (i = 0; i < nd; i++)
 			for (op = 0; disk_exported(snap, i) && DMODE_DRV(i) && op < SGL_NR_OPS; op++) {
