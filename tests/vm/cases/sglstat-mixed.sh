@@ -55,7 +55,7 @@ reads() { awk '{ print $1 }' /sys/block/$1/stat; }
 sglstat --mode auto -j --cumulative --prom-file "$OUT/auto.prom" 1 >"$OUT/auto.json" 2>"$OUT/auto.err" &
 pid=$!
 wait_for 60 grep -q '^Tracing' "$OUT/auto.err" || { fail start "$(head -3 "$OUT/auto.err")"; exit 0; }
-check "startup-names-both-sets" grep -q '^sglstat: mode auto (virtio_blk_sgl disks: virtio_blk_sgl tracepoints' "$OUT/auto.err"
+check "startup-names-both-sets" grep -q '^sglstat: mode auto (virtio_blk_sgl disks: virtio_blk_sgl complete/alloc_fail, raw_tp; other disks: block_rq_issue/requeue/complete' "$OUT/auto.err"
 # settle: a report after attach, then take every figure as a delta
 snap() { # snap SEQ_AFTER: wait for a report newer than SEQ_AFTER
 	_i=0
