@@ -4,7 +4,9 @@
  *
  * Two sets of programs, chosen by userspace before load (the unused set has
  * autoload disabled):
- *  - driver mode: raw_tp on the virtio_blk_sgl tracepoints (docs/ABI.md);
+ *  - driver mode: raw_tp on the virtio_blk_sgl tracepoints (docs/ABI.md):
+ *    drv_done alone on the complete event (one program per I/O), or with
+ *    setup events (--setup-time) drv_setup and drv_complete;
  *  - stock mode: block_rq_issue / block_rq_requeue / block_rq_complete, as
  *    tp_btf programs with raw_tp twins for kernels without tp_btf support.
  *

@@ -64,15 +64,17 @@ enum sgl_lat_kind {
 };
 
 struct sgl_counters {
-	__u64 requests;		/* driver: successful setups; stock: block_rq_issue */
+	__u64 requests;		/* driver: completed requests (with setup events:
+				 * successful setups); stock: block_rq_issue */
 	__u64 chained;		/* of those, chained (sg_pool allocation) */
 	__u64 chained_bytes;	/* sum of sg_pool bytes (sgl_chained_bytes()) */
 	__u64 bytes;		/* sum of data bytes of those requests */
 	__u64 segments;		/* sum of segment counts of those requests */
 	__u64 alloc_failures;	/* driver: alloc_fail tracepoint; stock: unknown */
 	__u64 alloc_injected;	/* of those, injected */
-	__u64 map_errors;	/* driver: setup events with err != 0 */
-	__u64 retries;		/* driver: successful setups flagged retry;
+	__u64 map_errors;	/* driver: setup events with err != 0 (without
+				 * setup events: alloc_fail events) */
+	__u64 retries;		/* driver: successful setups after a failed one;
 				 * stock: requeued before issue (see docs/SGLSTAT.md) */
 	__u64 completions;	/* completion events */
 	__u64 io_errors;	/* completions with a non-OK status */
