@@ -189,6 +189,16 @@ static __always_inline void count_latency(struct sgl_stats *s, bool chained,
 	s->c.lat_sum_ns[chained ? SGL_LAT_CHAINED : SGL_LAT_INLINE] += now;
 }
 
+/* A completion: its count, its error, its latency sample. */
+static __always_inline void count_completion(struct sgl_stats *s, bool chained, __u64 error,
+					     __u64 start, __u64 io_start)
+{
+	s->c.completions++;
+	if (error)
+		s->c.io_errors++;
+	count_latency(s, chained, start, io_start);
+}
+
 /* ---------------------------------------------------------------- driver */
 
 /*
@@ -271,10 +281,7 @@ static __always_inline int on_complete(__u32 dev, bool chained, __u32 chained_by
 	s = stats_lookup(d->slot, op_class(flags));
 	if (!s)
 		return 0;
-	s->c.completions++;
-	if (blk_status)
-		s->c.io_errors++;
-	count_latency(s, chained, start, io_start);
+	count_completion(s, chained, blk_status, start, io_start);
 	if (chained)
 		inflight_add(d->slot, -(__s64)chained_bytes);
 	return 0;
@@ -328,10 +335,7 @@ int BPF_PROG(drv_done, struct request *rq, u32 dev, u32 hwq, u32 nsegs,
 		s->c.retries++;
 	if (chained && chained_bytes != sgl_chained_bytes(nsegs, d->inline_cnt))
 		s->c.model_mismatch++;
-	s->c.completions++;
-	if (blk_status)
-		s->c.io_errors++;
-	count_latency(s, chained, start_ns, io_start_ns);
+	count_completion(s, chained, blk_status, start_ns, io_start_ns);
 	return 0;
 }
 
@@ -558,10 +562,7 @@ static __always_inline int stock_event(const struct rq_info *ri, enum stock_ev e
 		s->c.requeues++;
 		break;
 	case EV_COMPLETE:
-		s->c.completions++;
-		if (error)
-			s->c.io_errors++;
-		count_latency(s, chained, ri->start, ri->io_start);
+		count_completion(s, chained, error, ri->start, ri->io_start);
 		if (chained)
 			inflight_add(d->slot, -(__s64)cbytes);
 		break;

@@ -372,15 +372,19 @@ void sgl_tracer_reported(struct sgl_tracer *t)
  * block_rq_requeue (to undo setups of requests requeued after issue, e.g.
  * virtqueue full).  Block tracepoints: issue/requeue/complete.  Each block
  * tracepoint as tp_btf when the kernel supports it, else as the raw_tp twin.
- * The driver programs are attached by attach_driver().
+ * The driver programs are attached by attach_driver(), the rest by the
+ * skeleton.
  */
-static void set_autoload(struct sglstat_bpf *skel, bool drv, bool stock, bool btf)
+static void set_autoload(const struct sgl_tracer *t)
 {
+	struct sglstat_bpf *skel = t->skel;
 	struct bpf_program *drv_progs[] = {
 		skel->progs.drv_done, skel->progs.drv_setup, skel->progs.drv_complete,
 		skel->progs.drv_setup_rq, skel->progs.drv_complete_rq,
 	};
-	bool requeue = stock || drv;	/* a fallback to setup events needs it too */
+	bool drv = t->drv, stock = t->stock, btf = t->tp_btf;
+	/* stock mode undoes requeued issues; driver mode only while setups count */
+	bool requeue = stock || t->drv_setup;
 	unsigned int i;
 
 	for (i = 0; i < sizeof(drv_progs) / sizeof(drv_progs[0]); i++) {
@@ -394,26 +398,6 @@ static void set_autoload(struct sglstat_bpf *skel, bool drv, bool stock, bool bt
 	bpf_program__set_autoload(skel->progs.stock_requeue_raw, requeue && !btf);
 	bpf_program__set_autoload(skel->progs.stock_issue_raw, stock && !btf);
 	bpf_program__set_autoload(skel->progs.stock_complete_raw, stock && !btf);
-	bpf_program__set_autoattach(skel->progs.stock_requeue_btf, false);
-	bpf_program__set_autoattach(skel->progs.stock_requeue_raw, false);
-}
-
-/*
- * block_rq_requeue: stock mode undoes the issues of requests requeued after
- * issue there; driver mode only needs it while setups count.
- */
-static int attach_requeue(struct sgl_tracer *t)
-{
-	struct sglstat_bpf *skel = t->skel;
-
-	if (!t->stock && !t->drv_setup)
-		return 0;
-	if (t->tp_btf) {
-		skel->links.stock_requeue_btf = bpf_program__attach(skel->progs.stock_requeue_btf);
-		return skel->links.stock_requeue_btf ? 0 : -errno;
-	}
-	skel->links.stock_requeue_raw = bpf_program__attach(skel->progs.stock_requeue_raw);
-	return skel->links.stock_requeue_raw ? 0 : -errno;
 }
 
 /*
@@ -471,21 +455,24 @@ static int attach_driver(struct sgl_tracer *t)
 
 const char *sgl_tracer_describe(const struct sgl_tracer *t)
 {
-	if (t->drv && t->stock && !t->drv_setup)
-		return t->tp_btf ?
-			"virtio_blk_sgl disks: virtio_blk_sgl complete/alloc_fail, raw_tp; other disks: block_rq_issue/requeue/complete, tp_btf" :
-			"virtio_blk_sgl disks: virtio_blk_sgl complete/alloc_fail, raw_tp; other disks: block_rq_issue/requeue/complete, raw_tp";
+	static char line[192];
+	const char *block = t->tp_btf ? "tp_btf" : "raw_tp";
+	const char *drv = t->drv_setup ? "virtio_blk_sgl setup/complete/alloc_fail" :
+					 "virtio_blk_sgl complete/alloc_fail";
+
 	if (t->drv && t->stock)
-		return t->tp_btf ?
-			"virtio_blk_sgl disks: virtio_blk_sgl setup/complete/alloc_fail, raw_tp; other disks: block_rq_issue/requeue/complete, tp_btf" :
-			"virtio_blk_sgl disks: virtio_blk_sgl setup/complete/alloc_fail, raw_tp; other disks: block_rq_issue/requeue/complete, raw_tp";
-	if (t->drv && !t->drv_setup)
-		return "virtio_blk_sgl complete/alloc_fail, raw_tp: one event per I/O";
-	if (t->drv)
-		return t->tp_btf ? "virtio_blk_sgl setup/complete/alloc_fail, raw_tp; block_rq_requeue, tp_btf" :
-				   "virtio_blk_sgl setup/complete/alloc_fail and block_rq_requeue, raw_tp";
-	return t->tp_btf ? "block_rq_issue/requeue/complete, tp_btf; allocation failures not visible" :
-			   "block_rq_issue/requeue/complete, raw_tp; allocation failures not visible";
+		snprintf(line, sizeof(line),
+			 "virtio_blk_sgl disks: %s, raw_tp; other disks: block_rq_issue/requeue/complete, %s",
+			 drv, block);
+	else if (t->drv && !t->drv_setup)
+		snprintf(line, sizeof(line), "%s, raw_tp: one event per I/O", drv);
+	else if (t->drv)
+		snprintf(line, sizeof(line), t->tp_btf ? "%s, raw_tp; block_rq_requeue, tp_btf" :
+				"%s and block_rq_requeue, raw_tp", drv);
+	else
+		snprintf(line, sizeof(line),
+			 "block_rq_issue/requeue/complete, %s; allocation failures not visible", block);
+	return line;
 }
 
 static int tracer_open(struct sgl_tracer *t, const struct sgl_tracer_opts *o, bool drv_setup)
@@ -538,7 +525,7 @@ static int tracer_open(struct sgl_tracer *t, const struct sgl_tracer_opts *o, bo
 	t->skel->rodata->targ_queued = o->queued;
 	t->skel->rodata->targ_setup_events = t->drv_setup;
 	t->tp_btf = !o->btf_path && !o->force_raw_tp && sgl_probe_tp_btf();
-	set_autoload(t->skel, t->drv, t->stock, t->tp_btf);
+	set_autoload(t);
 	t->snap->tp_btf = t->tp_btf;
 	bpf_map__set_max_entries(t->skel->maps.stats, t->nslots * SGL_NR_OPS);
 	bpf_map__set_max_entries(t->skel->maps.inflight, t->nslots);
@@ -561,8 +548,6 @@ static int tracer_open(struct sgl_tracer *t, const struct sgl_tracer_opts *o, bo
 		return err;
 
 	err = sglstat_bpf__attach(t->skel);
-	if (!err)
-		err = attach_requeue(t);
 	if (!err && t->drv)
 		err = attach_driver(t);
 	if (err == -EAGAIN)
