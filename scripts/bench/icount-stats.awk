@@ -25,7 +25,6 @@ function ratio(cell, cfg, ref,    r, s, ss, x) {
 	if (K == 0) { M = ""; H = ""; return 0 }
 	M = s / K
 	H = K > 1 ? tq(K - 1) * sqrt(nonneg(ss - K * M * M) / (K - 1) / K) : ""
-	if (H != "" && H < 0) H = 0
 	return K
 }
 function fmt(cell, cfg, ref) {
@@ -42,7 +41,6 @@ function mci(list,    n, a, i, s, ss) {
 	for (i = 1; i <= n; i++) { s += a[i]; ss += a[i] * a[i] }
 	M = n ? s / n : ""
 	H = n > 1 ? tq(n - 1) * sqrt(nonneg(ss - n * M * M) / (n - 1) / n) : ""
-	if (H != "" && H < 0) H = 0
 	return n
 }
 # add_run(): file a run's line (layout rw bs qd config round ipio ...) into
