@@ -1065,11 +1065,7 @@ static void test_one_event(void)
 	       "mismatch +%llu", (unsigned long long)(a.c.model_mismatch - b.c.model_mismatch));
 	/* an allocation failure is this mode's map error; nothing counts as a request */
 	get_stats(OE_SLOT, SGL_OP_READ, &b);
-	{
-		__u64 args[7] = { rq, dev, 0, 16, OE_INLINE, (__u32)-ENOMEM, false };
-
-		run(skel->progs.drv_alloc_fail, args, 7);
-	}
+	drv_alloc_fail(rq, dev, 16, false);
 	get_stats(OE_SLOT, SGL_OP_READ, &a);
 	result(a.c.alloc_failures == b.c.alloc_failures + 1 && a.c.map_errors == b.c.map_errors + 1 &&
 	       a.c.requests == b.c.requests,
