@@ -1,5 +1,5 @@
 # Guest side of the deterministic matrix (scripts/bench/run.sh, part icount),
-# booted with -icount shift=0,sleep=off on a null-co disk: the guest clock
+# booted with -icount shift=0,sleep=off on null-co disks: the guest clock
 # counts executed instructions, and `iobench spin` keeps the vCPU busy so the
 # clock never warps; `iobench run` reports instructions per I/O with the
 # spinner's turns taken out (tests/vm/iobench.c). What it measures is the
@@ -15,6 +15,8 @@
 # instruction, so this is what the programs themselves execute per I/O
 # where ipio is the cheapest of BENCH_IC_REPS consecutive runs, with the
 # guest's background rate (iobench base, measured once at start) taken out
+# (BENCH_IC_LAT_REPS runs, of BENCH_IC_LAT_N I/Os, at the queue depths
+# BENCH_IC_LAT_QD that run on the latency disk);
 # layouts: frag (THP off, memory fragmented by `segbuf hog`, 4 KiB buffer
 # pages: requests span a segment per page) and contig (THP on, buffers in
 # huge pages: one segment, nothing chains). Configurations run in blocks
@@ -39,6 +41,20 @@ TUNED=${BENCH_TUNED:-}
 # batches only without one); unset: the kernel's default (mq-deadline on a
 # single-queue disk)
 SCHED=${BENCH_IC_SCHED:-}
+# The queue depths run on the second disk (serial null0lat: a null-co disk
+# with latency-ns, scripts/bench/run.sh), when the guest has it. With one
+# request in flight on a disk without latency, QEMU's main loop completes
+# it sometimes before iobench sleeps and sometimes after, so the path (a
+# context switch and a wake-up, or none) changed from run to run by up to
+# 5%; with the latency the completion always comes while the spinner runs.
+# BENCH_IC_LATDISK (set by run.sh): that disk's latency-ns, when it has one
+LAT_QDS=${BENCH_IC_LAT_QD-1}
+LAT_N=${BENCH_IC_LAT_N:-1000}
+# one run a cell there: every run takes the same path, and each costs a
+# second and a half of host time (the latency timer fires late under TCG)
+LAT_REPS=${BENCH_IC_LAT_REPS:-1}
+HAS_LAT=${BENCH_IC_LATDISK:-}
+on_lat_disk() { [ -n "$HAS_LAT" ] && case " $LAT_QDS " in *" $1 "*) true ;; *) false ;; esac; }
 SPIN=/tmp/iobench.spin
 
 # Quiet the guest: what runs besides the I/O path counts as its cost, and
@@ -77,8 +93,11 @@ attach() {
 	wait_for 30 holds_progs $! || { echo "bench: $1 did not attach" >&2; return 1; }
 	sleep 0.5
 }
+# the disk with serial $1 of the loaded driver (the in-tree one's: vd*)
+bench_disk() { disk_of_serial "$1" "$PREFIX"; }
 # load CONFIG: the driver and parameters of a configuration (sglstat and
-# biolatency: inline 2 with that tracer attached); prints the disk
+# biolatency: inline 2 with that tracer attached); prints the disk and the
+# latency disk (- when the guest has none)
 load() {
 	unload_all
 	case $1 in
@@ -87,16 +106,23 @@ load() {
 	tuned) sgl_load inline_sg_cnt="$TUNED" ;;
 	intree) intree_load ;;
 	esac || { echo "bench: cannot load $1" >&2; return 1; }
-	wait_for 10 sh -c 'ls /sys/block | grep -q "^vsgl\|^vd"' || { echo "bench: no disk under $1" >&2; return 1; }
-	[ -z "$SCHED" ] || echo "$SCHED" >"/sys/block/$(ls /sys/block | grep -m1 '^vsgl\|^vd')/queue/scheduler" ||
-		{ echo "bench: cannot set scheduler $SCHED" >&2; return 1; }
+	PREFIX=vsgl
+	[ "$1" != intree ] || PREFIX=vd
+	wait_for 10 test -n "$(bench_disk null0)" || { echo "bench: no disk under $1" >&2; return 1; }
+	_d=$(bench_disk null0) _dl=-
+	[ -z "$HAS_LAT" ] || { wait_for 10 test -n "$(bench_disk null0lat)" && _dl=$(bench_disk null0lat); } ||
+		{ echo "bench: no latency disk under $1" >&2; return 1; }
+	for _q in /sys/block/$_d /sys/block/$_dl; do
+		[ -z "$SCHED" ] || [ ! -d $_q ] || echo "$SCHED" >$_q/queue/scheduler ||
+			{ echo "bench: cannot set scheduler $SCHED" >&2; return 1; }
+	done
 	case $1 in *-stats) echo 1 ;; *) echo 0 ;; esac >/proc/sys/kernel/bpf_stats_enabled
 	case $1 in
 	sglstat-setup*) attach sglstat --mode driver --setup-time 3600 >&2 || return 1 ;;
 	sglstat*) attach sglstat --mode driver 3600 >&2 || return 1 ;;
 	biolatency*) attach biolatency 3600 >&2 || return 1 ;;
 	esac
-	ls /sys/block | grep -m1 '^vsgl\|^vd'
+	echo "$_d $_dl"
 }
 chained() { [ -d "/sys/block/$1/sgl" ] && sgl_get "$1" requests_chained || echo -; }
 mapped() { [ -d "/sys/block/$1/sgl" ] && sgl_get "$1" requests_mapped || echo -; }
@@ -125,6 +151,7 @@ case " $CONFIGS " in *" tuned "*) ;; *) TUNED=${TUNED:-none} ;; esac
 if [ -z "$TUNED" ]; then
 	layout frag
 	d=$(load inline2) || exit 1
+	d=${d% *}
 	sglstat tune -d "$d" --duration 6 >"$OUT/tune.txt" 2>&1 &
 	tp=$!
 	wait_for 20 grep -q '^Tracing' "$OUT/tune.txt"
@@ -136,6 +163,7 @@ if [ -z "$TUNED" ]; then
 	[ -n "$TUNED" ] || { echo "bench: no recommendation from sglstat tune"; cat "$OUT/tune.txt"; exit 1; }
 fi
 echo "tuned $TUNED" >"$OUT/tuned.txt"
+if [ -n "$HAS_LAT" ]; then echo "$LAT_QDS|$HAS_LAT|$LAT_N|$LAT_REPS"; fi >"$OUT/latdisk.txt"
 
 : >"$OUT/icount.txt"
 for round in $(seq "$ROUNDS"); do
@@ -143,14 +171,16 @@ for round in $(seq "$ROUNDS"); do
 		layout "$lay"
 		order=$(echo $CONFIGS | tr ' ' '\n' | awk -v r="$round" '{ a[NR] = $0 } END { for (i = 0; i < NR; i++) print a[(i + r) % NR + 1] }')
 		for cfg in $order; do
-			d=$(load "$cfg") || exit 1
+			disks=$(load "$cfg") || exit 1
 			for rw in $RWS; do for bs in $BSS; do for qd in $QDS; do
+				d=${disks% *} n=$N reps=$REPS
+				! on_lat_disk "$qd" || d=${disks#* } n=$LAT_N reps=$LAT_REPS
 				# the cheapest of REPS runs: what comes at random (a
 				# kworker, compaction) only ever adds instructions
 				c0=$(chained "$d") m0=$(mapped "$d") r="" rc=0
 				case $cfg in *-stats) p0=$(prog_ns) io0=$(blk_ios "$d") ;; esac
-				for _rep in $(seq "$REPS"); do
-					_r=$(iobench run "/dev/$d" "$rw" "$bs" "$qd" "$N" $SPIN) || { rc=$?; r=$_r; break; }
+				for _rep in $(seq "$reps"); do
+					_r=$(iobench run "/dev/$d" "$rw" "$bs" "$qd" "$n" $SPIN) || { rc=$?; r=$_r; break; }
 					[ -z "$r" ] || [ "$(echo "$_r $r" | awk '{ print ($4 < $9) }')" = 1 ] && r=$_r
 				done
 				if [ $rc != 0 ]; then

@@ -20,6 +20,16 @@ part() { # title file command note
 	echo
 	[ -z "${5:-}" ] || { echo "$5"; echo; }
 }
+# what the icount run did at the queue depths it ran on its latency disk
+latdisk_note() {
+	local qds lat n reps
+	IFS='|' read -r qds lat n reps <"$D/icount.latdisk" 2>/dev/null || true
+	if [ -z "${lat:-}" ]; then
+		echo "All queue depths ran on the null-co disk without latency (no latency disk in this run)."
+		return
+	fi
+	echo "QD $qds ran on a second null-co disk with latency-ns=$lat ($n I/Os a run, $reps run a cell per round): on a disk without latency, QEMU's main loop completes a lone request sometimes before iobench goes to sleep and sometimes after, so the path itself (a context switch and a wake-up, or neither) changed from run to run, and QD 1 cells moved between rounds by more than the 1% their intervals must stay under. With the latency the completion always arrives while the spinner runs: the same path every time, and the spinner takes the wait. From QD 8 on the vCPU always has work queued, and the disk without latency gives the same path every run. The last column lists the cells whose 95% interval is not narrower than 1%."
+}
 cat <<HDR
 # Benchmarks
 
@@ -35,7 +45,7 @@ HDR
 part "Instructions per I/O under -icount: prealloc vs inline 2 vs tuned vs in-tree virtio_blk" icount.md \
 	"BENCH_PARTS=icount make bench" \
 	"QEMU \`-icount shift=0,sleep=off\` makes the guest clock count executed instructions (1 ns each) while the vCPU runs; \`iobench spin\` (tests/vm/iobench.c) keeps the single vCPU busy at SCHED_IDLE so the clock never warps over idle time, and \`iobench run\` takes its turns (two instructions each) out: what is left over a fixed number of O_DIRECT Linux-AIO I/Os (BENCH_IC_N, after a warm-up) is the CPU work of the whole I/O path per I/O (iobench, syscalls, block layer, driver, interrupt), independent of how busy the host is. It cannot see cache or memory-bandwidth effects, where the smaller PDU should win; the wall-clock matrix below keeps those, with its noise. Disk: null-co (no backend work). Ratio = prealloc's (or the in-tree driver's) instructions per I/O / the configuration's, per round, as IOPS would compare them (> 1: cheaper); mean ± 95% CI over BENCH_IC_ROUNDS rounds (Student's t). Layouts: frag = THP off, memory fragmented (\`segbuf hog\`), buffers in 4 KiB pages (a request spans a segment per page); contig = buffers in transparent huge pages (one segment, nothing chains). Chained = the driver's requests_chained / requests_mapped over the run. Configurations run in blocks, rotated per round. Tuned inline count: $(sed "s/^tuned //" "$D/icount.tuned" 2>/dev/null || echo unknown). Caveat measured in the same guest: each iteration of a rep-prefixed string instruction counts as one instruction ($(cat "$D/icount.rep" 2>/dev/null || echo not measured)); the guest CPU has ERMS, so the kernel's memset weighs about one instruction per byte here, far more than on hardware. Plots: [fragmented](bench/icount-frag.svg), [contiguous](bench/icount-contig.svg)." \
-	"The last column lists the cells whose 95% interval is not narrower than 1%: at QD 1 the vCPU waits for every completion, and QEMU completes a null-co request from a bottom half of its main loop, not within the vCPU's own instruction stream, so what the completion interrupt lands in (the spinner in user mode, the idle path, iobench) varies from run to run and from round to round; from QD 8 on the vCPU always has work queued and the count barely moves. More rounds (BENCH_IC_ROUNDS) narrow the QD 1 intervals only as the square root of their number."
+	"$(latdisk_note)"
 part "Where the chained path's instructions go" icount-parts.md "BENCH_PARTS=icount-parts make bench" \
 	"Two boots of the icount guest, with Debian's default init_on_alloc=1 and with init_on_alloc=0: the slab zeroes every sg_pool chunk it hands out, and sg_init_table() clears it again, so part of the chained path's extra count is that zeroing (about one instruction per byte here, see the caveat above). The rest is the mempool and slab allocation and free of the chunk and the chaining itself: the cost of allocating at runtime instead of preallocating, which upstream accepted. The last column is what virtio_blk_sgl does beyond the in-tree driver per I/O when nobody traces."
 part "What an attached tracer costs per I/O, under -icount: sglstat vs biolatency" icount-tracers.md "BENCH_PARTS=icount-tracers make bench" \

@@ -34,9 +34,10 @@ sgl_get() { cat "/sys/block/$1/sgl/$2"; }
 # for workloads without fsync.
 blk_ios() { awk '{ print $1 + $5 + $12 + $16 }' "/sys/block/$1/stat"; }
 
-# disk_of_serial SERIAL: the vsgl disk whose serial is SERIAL (none: empty)
+# disk_of_serial SERIAL [PREFIX]: the vsgl disk (or the PREFIX* disk: vd for
+# the in-tree driver's) whose serial is SERIAL (none: empty)
 disk_of_serial() {
-	for _s in /sys/block/vsgl*; do
+	for _s in /sys/block/"${2:-vsgl}"*; do
 		[ "$(cat "$_s/serial" 2>/dev/null)" = "$1" ] && { echo "${_s##*/}"; return; }
 	done
 }
