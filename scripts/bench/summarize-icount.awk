@@ -12,7 +12,9 @@ BEGIN {
 	ncfg = split("prealloc inline2 tuned intree", CFG, " ")
 }
 $7 == "stall" { stalls++; stall_list = stall_list sprintf("\n- %s %s %s QD %s, %s, round %s", $1, $2, $3, $4, $5, $6); next }
+{ loads[$1, $5, $6] = 1 }
 NF >= 9 {
+	nrun++
 	cell = add_run()
 	SP[cell, $5] = SP[cell, $5] " " $8
 	if ($9 != "-") CH[cell, $5] = CH[cell, $5] " " $9
@@ -47,6 +49,7 @@ END {
 				gm[key] += log(M)
 				if (M >= 0.99) ge099[key]++
 				if (M >= 1.00) ge100[key]++
+				if (M + (H == "" ? 0 : H) >= 1.00) reach100[key]++
 			}
 		}
 		# plot data, one file per layout and rw
@@ -60,8 +63,8 @@ END {
 		print pl > pf
 	}
 	print ""
-	print "| ratio (IOPS-equivalent) | cells | geometric mean | lowest (cell) | highest | cells >= 0.99 | cells >= 1.00 | cells with 95% CI < 1% | widest CI half-width | cells with CI >= 1%, by QD |"
-	print "|---|---:|---:|---|---:|---:|---:|---:|---:|---|"
+	print "| ratio (IOPS-equivalent) | cells | geometric mean | lowest (cell) | highest | cells >= 0.99 | cells >= 1.00 | cells whose 95% CI reaches 1.00 | cells with 95% CI < 1% | widest CI half-width | cells with CI >= 1%, by QD |"
+	print "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---|"
 	nq = 0
 	for (q in qds) qv[++nq] = q + 0
 	for (a = 1; a <= nq; a++) for (b = a + 1; b <= nq; b++) if (qv[b] < qv[a]) { t = qv[a]; qv[a] = qv[b]; qv[b] = t }
@@ -71,9 +74,10 @@ END {
 		if (!n[key]) continue
 		w = ""
 		for (a = 1; a <= nq; a++) if ((key, qv[a]) in wide) w = w (w == "" ? "" : ", ") "QD " qv[a] ": " wide[key, qv[a]]
-		printf "| %s | %d | %.3f | %.3f (%s) | %.3f | %d | %d | %d | %.4f | %s |\n", key, n[key], exp(gm[key] / n[key]),
-			lo[key], locell[key], hi[key], ge099[key], ge100[key], narrow[key], wmax[key], w == "" ? "none" : w
+		printf "| %s | %d | %.3f | %.3f (%s) | %.3f | %d | %d | %d | %d | %.4f | %s |\n", key, n[key], exp(gm[key] / n[key]),
+			lo[key], locell[key], hi[key], ge099[key], ge100[key], reach100[key], narrow[key], wmax[key], w == "" ? "none" : w
 	}
 	print ""
-	printf "Rounds: %d. Stalled runs: %d.%s\n", maxround, stalls, stall_list
+	for (k in loads) nload++
+	printf "Rounds: %d. Measurements (cell, configuration, round): %d, over %d driver loads and unloads (one per layout, configuration and round). Stalled runs: %d.%s\n", maxround, nrun + stalls, nload, stalls, stall_list
 }
