@@ -24,7 +24,9 @@
  *                        that came with the run's length is taken out too
  *                        ((ns - 2 * turns - RATE * ns) / N): timer ticks
  *                        come per guest time, and a slow host makes a run
- *                        longer (the spinner fills the waits), not cheaper;
+ *                        longer (the spinner fills the waits); it still
+ *                        changes the path itself, as completions that come
+ *                        late come several to an interrupt: run it alone;
  *                        exits 3 with a "stall:" line when no I/O completed
  *                        for STALL_S seconds of guest clock (a lost completion
  *                        or a device that stopped answering)
