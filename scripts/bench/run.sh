@@ -5,7 +5,8 @@
 # Knobs: BENCH_ROUNDS (3), BENCH_RUNTIME (3 s per fio run of the guest
 # matrix), BENCH_COST_REPS (5) and BENCH_COST_RUNTIME (5 s) for the guest
 # cost, HOST_REPS (5), HOST_RUNTIME (10 s), BENCH_IC_* for the icount
-# matrix (scripts/bench/icount-guest.sh), BENCH_PARTS ("host icount
+# matrix (scripts/bench/icount-guest.sh; BENCH_IC_LAT_NS (100000) is the
+# latency of its second disk), BENCH_PARTS ("host icount
 # icount-parts icount-tracers driver-insns guest-matrix guest-cost memory userspace").  A docs/bench/PART.note, when present, is
 # printed above that part's table (what the machine was doing meanwhile).
 set -euo pipefail
