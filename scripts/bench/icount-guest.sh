@@ -95,6 +95,8 @@ attach() {
 }
 # the disk with serial $1 of the loaded driver (the in-tree one's: vd*)
 bench_disk() { disk_of_serial "$1" "$PREFIX"; }
+# for wait_for, which reruns its command: the disk with serial $1 is there
+has_disk() { [ -n "$(bench_disk "$1")" ]; }
 # load CONFIG: the driver and parameters of a configuration (sglstat and
 # biolatency: inline 2 with that tracer attached); prints the disk and the
 # latency disk (- when the guest has none)
@@ -108,9 +110,9 @@ load() {
 	esac || { echo "bench: cannot load $1" >&2; return 1; }
 	PREFIX=vsgl
 	[ "$1" != intree ] || PREFIX=vd
-	wait_for 10 test -n "$(bench_disk null0)" || { echo "bench: no disk under $1" >&2; return 1; }
+	wait_for 10 has_disk null0 || { echo "bench: no disk under $1" >&2; return 1; }
 	_d=$(bench_disk null0) _dl=-
-	[ -z "$HAS_LAT" ] || { wait_for 10 test -n "$(bench_disk null0lat)" && _dl=$(bench_disk null0lat); } ||
+	[ -z "$HAS_LAT" ] || { wait_for 10 has_disk null0lat && _dl=$(bench_disk null0lat); } ||
 		{ echo "bench: no latency disk under $1" >&2; return 1; }
 	for _q in /sys/block/$_d /sys/block/$_dl; do
 		[ -z "$SCHED" ] || [ ! -d $_q ] || echo "$SCHED" >$_q/queue/scheduler ||

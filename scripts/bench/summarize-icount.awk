@@ -11,8 +11,8 @@
 BEGIN {
 	ncfg = split("prealloc inline2 tuned intree", CFG, " ")
 }
-$7 == "stall" { stalls++; stall_list = stall_list sprintf("\n- %s %s %s QD %s, %s, round %s", $1, $2, $3, $4, $5, $6); next }
 { loads[$1, $5, $6] = 1 }
+$7 == "stall" { stalls++; stall_list = stall_list sprintf("\n- %s %s %s QD %s, %s, round %s", $1, $2, $3, $4, $5, $6); next }
 NF >= 9 {
 	nrun++
 	cell = add_run()
