@@ -6,17 +6,18 @@
 # CPU work of the whole I/O path (iobench, syscalls, block layer, driver,
 # interrupt), not cache or memory-bandwidth effects, which TCG does not model.
 #
-# One line per run in $OUT/icount.txt:
-#   layout rw bs qd config round ipio spin_share chained_pct [prog_ipio]
-# prog_ipio, for the *-stats configurations only
-# (that tracer attached with kernel.bpf_stats_enabled=1): the run_time_ns
-# its BPF programs accumulated (their prog fds' fdinfo), per I/O the block
-# layer completed over the run's reps; under -icount a nanosecond is an
-# instruction, so this is what the programs themselves execute per I/O
-# where ipio is the cheapest of BENCH_IC_REPS consecutive runs, with the
-# guest's background rate (iobench base, measured once at start) taken out
-# (BENCH_IC_LAT_REPS runs, of BENCH_IC_LAT_N I/Os, at the queue depths
-# BENCH_IC_LAT_QD that run on the latency disk);
+# One line per cell, configuration and round in $OUT/icount.txt:
+#   layout rw bs qd config round ipio wait_share chained_pct [prog_ipio] irq=IRQS
+# ipio, wait_share (the time spent waiting, in the spinner or polling) and
+# IRQS (virtio interrupts per I/O) are means over BENCH_IC_REPS consecutive
+# runs, with the guest's background rate (iobench base, measured once at
+# start) taken out (BENCH_IC_LAT_REPS runs, of BENCH_IC_LAT_N I/Os, at the
+# queue depths BENCH_IC_LAT_QD that run on a latency disk); prog_ipio, for
+# the *-stats configurations only (that tracer attached with
+# kernel.bpf_stats_enabled=1): the run_time_ns its BPF programs accumulated
+# (their prog fds' fdinfo), per I/O the block layer completed over the
+# run's reps; under -icount a nanosecond is an instruction, so this is what
+# the programs themselves execute per I/O;
 # layouts: frag (THP off, memory fragmented by `segbuf hog`, 4 KiB buffer
 # pages: requests span a segment per page) and contig (THP on, buffers in
 # huge pages: one segment, nothing chains). Configurations run in blocks
@@ -41,14 +42,19 @@ TUNED=${BENCH_TUNED:-}
 # batches only without one); unset: the kernel's default (mq-deadline on a
 # single-queue disk)
 SCHED=${BENCH_IC_SCHED:-}
-# The queue depths run on the second disk (serial null0lat: a null-co disk
-# with latency-ns, scripts/bench/run.sh), when the guest has it. With one
-# request in flight on a disk without latency, QEMU's main loop completes
-# it sometimes before iobench sleeps and sometimes after, so the path (a
-# context switch and a wake-up, or none) changed from run to run by up to
-# 5%; with the latency the completion always comes while the spinner runs.
-# BENCH_IC_LATDISK (set by run.sh): that disk's latency-ns, when it has one
-LAT_QDS=${BENCH_IC_LAT_QD-1}
+# BENCH_IC_POLL=1 (the default): iobench reaps completions from the AIO
+# ring, spinning (its turns taken out like the spinner's), instead of
+# sleeping in io_getevents. Sleeping, a lone request was completed by QEMU's
+# main loop sometimes before iobench slept and sometimes after, so the path
+# (a context switch and a wake-up, or none) changed from run to run: QD 1
+# moved by up to 5% and ran on a second disk with latency to be stable.
+# Polling, every wait takes the same path (QD 1: 0.05% between rounds).
+POLL=${BENCH_IC_POLL:-1}
+export IOBENCH_POLL=$POLL
+# The queue depths run on that second disk (serial null0lat: a null-co disk
+# with latency-ns, scripts/bench/run.sh adds it when they are set or
+# BENCH_IC_POLL=0); BENCH_IC_LATDISK (set by run.sh): its latency-ns
+LAT_QDS=${BENCH_IC_LAT_QD-$([ "$POLL" = 1 ] || echo 1)}
 LAT_N=${BENCH_IC_LAT_N:-1000}
 # one run a cell there: every run takes the same path, and each costs a
 # second and a half of host time (the latency timer fires late under TCG)
@@ -165,7 +171,8 @@ if [ -z "$TUNED" ]; then
 	[ -n "$TUNED" ] || { echo "bench: no recommendation from sglstat tune"; cat "$OUT/tune.txt"; exit 1; }
 fi
 echo "tuned $TUNED" >"$OUT/tuned.txt"
-if [ -n "$HAS_LAT" ]; then echo "$LAT_QDS|$HAS_LAT|$LAT_N|$LAT_REPS"; fi >"$OUT/latdisk.txt"
+[ "$POLL" = 1 ] && echo poll >"$OUT/wait.txt" || echo sleep >"$OUT/wait.txt"
+if [ -n "$HAS_LAT" ] && [ -n "$LAT_QDS" ]; then echo "$LAT_QDS|$HAS_LAT|$LAT_N|$LAT_REPS"; fi >"$OUT/latdisk.txt"
 
 : >"$OUT/icount.txt"
 for round in $(seq "$ROUNDS"); do
@@ -177,14 +184,18 @@ for round in $(seq "$ROUNDS"); do
 			for rw in $RWS; do for bs in $BSS; do for qd in $QDS; do
 				d=${disks% *} n=$N reps=$REPS
 				! on_lat_disk "$qd" || d=${disks#* } n=$LAT_N reps=$LAT_REPS
-				# the cheapest of REPS runs: what comes at random (a
-				# kworker, compaction) only ever adds instructions
-				c0=$(chained "$d") m0=$(mapped "$d") r="" rc=0
+				# the mean of REPS runs: from QD 8 on, a run's count
+				# moves both ways with how QEMU's main loop batched
+				# its completions (the cheapest of them was the
+				# noisier pick: tests of 5 rounds, 2026-12-05)
+				c0=$(chained "$d") m0=$(mapped "$d") r="" rc=0 runs=
 				case $cfg in *-stats) p0=$(prog_ns) io0=$(blk_ios "$d") ;; esac
 				for _rep in $(seq "$reps"); do
 					_r=$(iobench run "/dev/$d" "$rw" "$bs" "$qd" "$n" $SPIN) || { rc=$?; r=$_r; break; }
-					[ -z "$r" ] || [ "$(echo "$_r $r" | awk '{ print ($4 < $9) }')" = 1 ] && r=$_r
+					runs="$runs$_r
+"
 				done
+				[ $rc != 0 ] || r=$(printf %s "$runs" | awk '{ i += $4; w += $5; q += $6 } END { printf "n - - %.1f %.4f %.4f", i / NR, w / NR, q / NR }')
 				if [ $rc != 0 ]; then
 					{
 						echo "stall $lay $rw $bs $qd $cfg $round rc=$rc: $r"
@@ -202,7 +213,7 @@ for round in $(seq "$ROUNDS"); do
 				case $cfg in *-stats) progs=$(awk -v p=$(($(prog_ns) - p0)) -v n=$(($(blk_ios "$d") - io0)) \
 					'BEGIN { printf " %.0f", n ? p / n : 0 }') ;; esac
 				set -- $r
-				echo "$lay $rw $bs $qd $cfg $round $4 $5 $pct$progs" >>"$OUT/icount.txt"
+				echo "$lay $rw $bs $qd $cfg $round $4 $5 $pct$progs irq=$6" >>"$OUT/icount.txt"
 			done; done; done
 		done
 	done

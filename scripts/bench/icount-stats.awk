@@ -45,11 +45,58 @@ function mci(list,    n, a, i, s, ss) {
 }
 # add_run(): file a run's line (layout rw bs qd config round ipio ...) into
 # V, IP (the config's ipio over rounds), cells[1..ncell] and maxround
-function add_run(    cell) {
+# and, from its irq= field, X (virtio interrupts per I/O)
+function add_run(    cell, i) {
 	cell = $1 " " $2 " " $3 " " $4
 	if (!(cell in seen)) { seen[cell] = 1; cells[++ncell] = cell }
 	V[cell, $5, $6] = $7
 	IP[cell, $5] = IP[cell, $5] " " $7
+	for (i = 8; i <= NF; i++) if ($i ~ /^irq=/) X[cell, $5, $6] = substr($i, 5) + 0
 	if ($6 + 0 > maxround) maxround = $6 + 0
 	return cell
+}
+# adjust_irq(CELL, CFGS, X0): from QD 8 on, a run's instructions per I/O
+# move with how many completions each interrupt brought (QEMU's main loop
+# batches them as the host's timing falls), the same way in every
+# configuration. Fit that line within the cell (one slope for all its
+# configurations, each about its own mean) and move every run along it to
+# the cell's mean interrupts per I/O (the least extrapolation); IP is
+# rebuilt from the moved values. Sets SLOPE[CELL] (instructions an
+# interrupt), XM/XLO/XHI[CELL] (the mean and range seen) and returns 1, or
+# 0 when the interrupts did not vary (nothing to fit).
+function adjust_irq(cell, cfgs,    nc, c, j, r, n, sx, sy, sxy, sxx, mx, my, b, x0, nx) {
+	nc = split(cfgs, c, " ")
+	sxy = 0; sxx = 0; x0 = 0; nx = 0
+	for (j = 1; j <= nc; j++)
+		for (r = 1; r <= maxround; r++)
+			if ((cell, c[j], r) in X && (cell, c[j], r) in V) { x0 += X[cell, c[j], r]; nx++ }
+	if (!nx) return 0
+	x0 /= nx
+	XM[cell] = x0
+	for (j = 1; j <= nc; j++) {
+		n = 0; sx = 0; sy = 0
+		for (r = 1; r <= maxround; r++)
+			if ((cell, c[j], r) in X && (cell, c[j], r) in V) { n++; sx += X[cell, c[j], r]; sy += V[cell, c[j], r] }
+		if (n < 2) continue
+		mx = sx / n; my = sy / n
+		for (r = 1; r <= maxround; r++) {
+			if (!((cell, c[j], r) in X && (cell, c[j], r) in V)) continue
+			sxy += (X[cell, c[j], r] - mx) * (V[cell, c[j], r] - my)
+			sxx += (X[cell, c[j], r] - mx) ^ 2
+			if (!(cell in XLO) || X[cell, c[j], r] < XLO[cell]) XLO[cell] = X[cell, c[j], r]
+			if (!(cell in XHI) || X[cell, c[j], r] > XHI[cell]) XHI[cell] = X[cell, c[j], r]
+		}
+	}
+	if (sxx < 1e-6) return 0
+	b = sxy / sxx
+	SLOPE[cell] = b
+	for (j = 1; j <= nc; j++) {
+		IP[cell, c[j]] = ""
+		for (r = 1; r <= maxround; r++) {
+			if (!((cell, c[j], r) in V)) continue
+			if ((cell, c[j], r) in X) V[cell, c[j], r] -= b * (X[cell, c[j], r] - x0)
+			IP[cell, c[j]] = IP[cell, c[j]] " " V[cell, c[j], r]
+		}
+	}
+	return 1
 }

@@ -38,13 +38,18 @@ if has host; then
 fi
 if has icount; then
 	stamp "guest: instructions per I/O under -icount on a null-co disk"
-	# the second disk, with latency, serves the queue depths BENCH_IC_LAT_QD
-	# (scripts/bench/icount-guest.sh says why)
-	lat=${BENCH_IC_LAT_NS:-100000}
-	latdisk="-drive driver=null-co,id=n1,if=none,size=1G,latency-ns=$lat -device virtio-blk-pci,drive=n1,serial=null0lat"
+	# a second disk, with latency, serves the queue depths BENCH_IC_LAT_QD
+	# (by default none; QD 1 when iobench sleeps, BENCH_IC_POLL=0:
+	# scripts/bench/icount-guest.sh says why)
+	lat= latdisk=
+	if [ -n "${BENCH_IC_LAT_QD:-}" ] || [ "${BENCH_IC_POLL:-1}" = 0 ]; then
+		lat=${BENCH_IC_LAT_NS:-100000}
+		latdisk="-drive driver=null-co,id=n1,if=none,size=1G,latency-ns=$lat -device virtio-blk-pci,drive=n1,serial=null0lat"
+	fi
 	BENCH_IC_LATDISK=$lat guest icount "$TOP/scripts/bench/icount-guest.sh" --disks 0 --smp 1 --mem 1024 --timeout 21600 \
 		--qemu-args "-icount shift=0,sleep=off -drive driver=null-co,id=n0,if=none,size=1G -device virtio-blk-pci,drive=n0,serial=null0 $latdisk"
 	cp "$B/icount/latdisk.txt" "$D/icount.latdisk"
+	cp "$B/icount/wait.txt" "$D/icount.wait"
 	awk -v dat="$D/icount" -f "$TOP/scripts/bench/icount-stats.awk" -f "$TOP/scripts/bench/summarize-icount.awk" "$B/icount/icount.txt" > "$D/icount.md"
 	cp "$B/icount/tuned.txt" "$D/icount.tuned"
 	cp "$B/icount/rep.txt" "$D/icount.rep"
