@@ -4,7 +4,7 @@
 # sglstat-setup (the same with --setup-time: setup and complete events) and
 # biolatency (libbpf-tools' biolatency attached), all on the driver with
 # inline 2:
-#   layout rw bs qd config round ipio spin_share chained_pct
+#   layout rw bs qd config round ipio wait_share chained_pct ... irq=IRQS
 # awk -f icount-stats.awk -f summarize-icount-tracers.awk icount.txt
 # Per cell and tracer: median instructions per I/O; attached / detached as
 # IOPS would compare them (detached ipio / attached ipio, per round); the
@@ -37,6 +37,8 @@ function pm(list, f) {
 	return H == "" ? sprintf(f, M) : sprintf(f " ± " f, M, H)
 }
 END {
+	# compared at each cell's mean interrupt rate, as the matrix is
+	for (i = 1; i <= ncell; i++) adjust_irq(cells[i], "inline2 sglstat sglstat-setup biolatency")
 	split("sglstat sglstat-setup biolatency", tr, " ")
 	name["sglstat"] = "sglstat (default: complete event only)"
 	name["sglstat-setup"] = "sglstat --setup-time (setup + complete)"
