@@ -62,11 +62,12 @@ function add_run(    cell, i) {
 # configurations, each about its own mean) and move every run along it to
 # the cell's mean interrupts per I/O (the least extrapolation); IP is
 # rebuilt from the moved values. Sets SLOPE[CELL] (instructions an
-# interrupt), XM/XLO/XHI[CELL] (the mean and range seen) and returns 1, or
+# interrupt), CORR[CELL] (the pooled correlation of the two), XM/XLO/XHI
+# [CELL] (the mean and range of interrupts per I/O) and returns 1, or
 # 0 when the interrupts did not vary (nothing to fit).
-function adjust_irq(cell, cfgs,    nc, c, j, r, n, sx, sy, sxy, sxx, mx, my, b, x0, nx) {
+function adjust_irq(cell, cfgs,    nc, c, j, r, n, sx, sy, sxy, sxx, syy, mx, my, b, x0, nx) {
 	nc = split(cfgs, c, " ")
-	sxy = 0; sxx = 0; x0 = 0; nx = 0
+	sxy = 0; sxx = 0; syy = 0; x0 = 0; nx = 0
 	for (j = 1; j <= nc; j++)
 		for (r = 1; r <= maxround; r++)
 			if ((cell, c[j], r) in X && (cell, c[j], r) in V) { x0 += X[cell, c[j], r]; nx++ }
@@ -83,6 +84,7 @@ function adjust_irq(cell, cfgs,    nc, c, j, r, n, sx, sy, sxy, sxx, mx, my, b, 
 			if (!((cell, c[j], r) in X && (cell, c[j], r) in V)) continue
 			sxy += (X[cell, c[j], r] - mx) * (V[cell, c[j], r] - my)
 			sxx += (X[cell, c[j], r] - mx) ^ 2
+			syy += (V[cell, c[j], r] - my) ^ 2
 			if (!(cell in XLO) || X[cell, c[j], r] < XLO[cell]) XLO[cell] = X[cell, c[j], r]
 			if (!(cell in XHI) || X[cell, c[j], r] > XHI[cell]) XHI[cell] = X[cell, c[j], r]
 		}
@@ -90,6 +92,7 @@ function adjust_irq(cell, cfgs,    nc, c, j, r, n, sx, sy, sxy, sxx, mx, my, b, 
 	if (sxx < 1e-6) return 0
 	b = sxy / sxx
 	SLOPE[cell] = b
+	if (syy > 0) CORR[cell] = sxy / sqrt(sxx * syy)
 	for (j = 1; j <= nc; j++) {
 		IP[cell, c[j]] = ""
 		for (r = 1; r <= maxround; r++) {
