@@ -174,8 +174,11 @@ echo "tuned $TUNED" >"$OUT/tuned.txt"
 [ "$POLL" = 1 ] && echo poll >"$OUT/wait.txt" || echo sleep >"$OUT/wait.txt"
 if [ -n "$HAS_LAT" ] && [ -n "$LAT_QDS" ]; then echo "$LAT_QDS|$HAS_LAT|$LAT_N|$LAT_REPS"; fi >"$OUT/latdisk.txt"
 
+# BENCH_IC_FIRST_ROUND: where a boot after a guest that died goes on
+# (scripts/bench/run.sh); rounds-done.txt gets each round as it completes
 : >"$OUT/icount.txt"
-for round in $(seq "$ROUNDS"); do
+: >"$OUT/rounds-done.txt"
+for round in $(seq "${BENCH_IC_FIRST_ROUND:-1}" "$ROUNDS"); do
 	for lay in $LAYOUTS; do
 		layout "$lay"
 		order=$(echo $CONFIGS | tr ' ' '\n' | awk -v r="$round" '{ a[NR] = $0 } END { for (i = 0; i < NR; i++) print a[(i + r) % NR + 1] }')
@@ -217,6 +220,7 @@ for round in $(seq "$ROUNDS"); do
 			done; done; done
 		done
 	done
+	echo "$round" >>"$OUT/rounds-done.txt"
 done
 unload_all
 exit 0

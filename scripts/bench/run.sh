@@ -6,7 +6,8 @@
 # matrix), BENCH_COST_REPS (5) and BENCH_COST_RUNTIME (5 s) for the guest
 # cost, HOST_REPS (5), HOST_RUNTIME (10 s), BENCH_IC_* for the icount
 # matrix (scripts/bench/icount-guest.sh; BENCH_IC_LAT_NS (100000) is the
-# latency of its second disk), BENCH_PARTS ("host icount
+# latency of its second disk, when it has one; BENCH_IC_BOOTS (3) the boots
+# an icount part may take), BENCH_PARTS ("host icount
 # icount-parts icount-tracers driver-insns guest-matrix guest-cost memory userspace").  A docs/bench/PART.note, when present, is
 # printed above that part's table (what the machine was doing meanwhile).
 set -euo pipefail
@@ -31,6 +32,56 @@ guest() { # out-name script guest-run-args...
 	"$GR" --quiet "$@" --file "$TOP/scripts/bench/host-cost.sh" --out "$B/$name" "$script"
 }
 
+# icount_guest NAME GUEST-RUN-ARGS...: scripts/bench/icount-guest.sh in as
+# many boots as it takes, up to BENCH_IC_BOOTS: a guest that dies loses
+# only its unfinished round, and the next boot goes on from there with the
+# same tuned count (under -icount, TCG once left a guest with impossible
+# flags in a double fault, half an hour into the matrix: docs/RELIABILITY.md).
+# Writes $B/NAME.txt (the completed rounds of every boot, in order) and
+# $B/NAME.boots (a line a boot, with what its console said if it died).
+icount_guest() {
+	local name=$1 first=1 boot=1 rc last dir tuned=${BENCH_TUNED:-}
+	shift
+	: >"$B/$name.txt"
+	: >"$B/$name.boots"
+	while :; do
+		dir=$name
+		[ $boot = 1 ] || dir=$name.boot$boot
+		rc=0
+		BENCH_TUNED=$tuned BENCH_IC_FIRST_ROUND=$first guest "$dir" "$TOP/scripts/bench/icount-guest.sh" "$@" || rc=$?
+		last=$(tail -1 "$B/$dir/rounds-done.txt" 2>/dev/null || true)
+		awk -v last="${last:-0}" '$6 + 0 <= last + 0' "$B/$dir/icount.txt" >>"$B/$name.txt" 2>/dev/null || true
+		[ -n "$tuned" ] || tuned=$(sed -n 's/^tuned //p' "$B/$dir/tuned.txt" 2>/dev/null || true)
+		echo "boot $boot: rounds $first to ${last:-none} completed, guest-run exit $rc" >>"$B/$name.boots"
+		[ $rc != 0 ] || return 0
+		{ grep -m4 -E 'PANIC|BUG:|Oops|panic|RIP:' "$B/$dir/console.log" || true; } | sed 's/^/  /' >>"$B/$name.boots"
+		if [ -z "$last" ] || [ "$last" -lt "$first" ]; then
+			echo "bench: $name: boot $boot completed no round" >&2
+			return 1
+		fi
+		[ "$last" -lt "${BENCH_IC_ROUNDS:-5}" ] || return 0
+		first=$((last + 1)) boot=$((boot + 1))
+		if [ $boot -gt "${BENCH_IC_BOOTS:-3}" ]; then
+			echo "bench: $name: the guest died in $((boot - 1)) boots" >&2
+			return 1
+		fi
+		stamp "$name: the guest died (guest-run exit $rc); boot $boot goes on from round $first"
+	done
+}
+# what icount_guest's boots were, below a part's table
+boots_note() { # NAME
+	local n
+	n=$(grep -c '^boot' "$B/$1.boots")
+	echo
+	if [ "$n" = 1 ]; then
+		echo "Guest boots: 1, every round in one boot."
+		return
+	fi
+	echo "Guest boots: $n; each boot after the first went on from the round the one before it died in (that round's runs were measured again):"
+	echo
+	sed 's/^/    /' "$B/$1.boots"
+}
+
 if has host; then
 	stamp "host: instrumentation cost, stock mode on the root disk"
 	REPS=${HOST_REPS:-5} RUNTIME=${HOST_RUNTIME:-10} "$TOP/scripts/bench/host-cost.sh" > "$B/host-cost.txt"
@@ -46,11 +97,14 @@ if has icount; then
 		lat=${BENCH_IC_LAT_NS:-100000}
 		latdisk="-drive driver=null-co,id=n1,if=none,size=1G,latency-ns=$lat -device virtio-blk-pci,drive=n1,serial=null0lat"
 	fi
-	BENCH_IC_LATDISK=$lat guest icount "$TOP/scripts/bench/icount-guest.sh" --disks 0 --smp 1 --mem 1024 --timeout 21600 \
+	BENCH_IC_LATDISK=$lat icount_guest icount --disks 0 --smp 1 --mem 1024 --timeout 21600 \
 		--qemu-args "-icount shift=0,sleep=off -drive driver=null-co,id=n0,if=none,size=1G -device virtio-blk-pci,drive=n0,serial=null0 $latdisk"
 	cp "$B/icount/latdisk.txt" "$D/icount.latdisk"
 	cp "$B/icount/wait.txt" "$D/icount.wait"
-	awk -v dat="$D/icount" -f "$TOP/scripts/bench/icount-stats.awk" -f "$TOP/scripts/bench/summarize-icount.awk" "$B/icount/icount.txt" > "$D/icount.md"
+	{
+		awk -v dat="$D/icount" -f "$TOP/scripts/bench/icount-stats.awk" -f "$TOP/scripts/bench/summarize-icount.awk" "$B/icount.txt"
+		boots_note icount
+	} > "$D/icount.md"
 	cp "$B/icount/tuned.txt" "$D/icount.tuned"
 	cp "$B/icount/rep.txt" "$D/icount.rep"
 	for lay in frag contig; do
@@ -66,10 +120,10 @@ if has icount-parts; then
 	for ioa in 1 0; do
 		BENCH_IC_CONFIGS="prealloc inline2 intree" BENCH_IC_BS="4096 16384 65536" BENCH_IC_QD=8 \
 		BENCH_IC_RW=read BENCH_IC_LAYOUTS=frag BENCH_IC_ROUNDS=${BENCH_IC_ROUNDS:-5} \
-			guest "icount-ioa$ioa" "$TOP/scripts/bench/icount-guest.sh" --disks 0 --smp 1 --mem 1024 \
+			icount_guest "icount-ioa$ioa" --disks 0 --smp 1 --mem 1024 \
 			--timeout 7200 --append "init_on_alloc=$ioa" \
 			--qemu-args "-icount shift=0,sleep=off -drive driver=null-co,id=n0,if=none,size=1G -device virtio-blk-pci,drive=n0,serial=null0"
-		sed "s/^/init_on_alloc=$ioa /" "$B/icount-ioa$ioa/icount.txt" >> "$B/icount-parts.txt"
+		sed "s/^/init_on_alloc=$ioa /" "$B/icount-ioa$ioa.txt" >> "$B/icount-parts.txt"
 	done
 	awk -f "$TOP/scripts/bench/icount-stats.awk" -f "$TOP/scripts/bench/summarize-icount-parts.awk" "$B/icount-parts.txt" > "$D/icount-parts.md"
 fi
@@ -77,10 +131,12 @@ if has icount-tracers; then
 	stamp "guest: what an attached sglstat or biolatency costs per I/O, under -icount"
 	BENCH_IC_CONFIGS="inline2 sglstat sglstat-setup biolatency sglstat-stats sglstat-setup-stats biolatency-stats" BENCH_IC_BS=${BENCH_IC_BS:-"4096 65536"} BENCH_IC_QD=${BENCH_IC_QD:-8} \
 	BENCH_IC_RW=${BENCH_IC_RW:-read} BENCH_IC_LAYOUTS=${BENCH_IC_LAYOUTS:-frag} BENCH_TUNED=none \
-		guest icount-tracers "$TOP/scripts/bench/icount-guest.sh" --disks 0 --smp 1 --mem 1024 --timeout 7200 \
+		icount_guest icount-tracers --disks 0 --smp 1 --mem 1024 --timeout 7200 \
 		--qemu-args "-icount shift=0,sleep=off -drive driver=null-co,id=n0,if=none,size=1G -device virtio-blk-pci,drive=n0,serial=null0"
-	awk -f "$TOP/scripts/bench/icount-stats.awk" -f "$TOP/scripts/bench/summarize-icount-tracers.awk" \
-		"$B/icount-tracers/icount.txt" > "$D/icount-tracers.md"
+	{
+		awk -f "$TOP/scripts/bench/icount-stats.awk" -f "$TOP/scripts/bench/summarize-icount-tracers.awk" "$B/icount-tracers.txt"
+		boots_note icount-tracers
+	} > "$D/icount-tracers.md"
 fi
 if has driver-insns; then
 	stamp "guest: each driver's own instructions per I/O, function by function (QEMU's executed-block log)"
