@@ -6,9 +6,10 @@ set output out
 set multiplot layout 1,2 title sprintf('virtio\_blk\_sgl under -icount (%s memory): instructions-per-I/O ratio to prealloc, 95%% CI', lay)
 set ylabel 'prealloc / configuration (> 1: cheaper)'
 set xtics rotate by -60 noenhanced font ',8'
-set bmargin 6
+set bmargin 8
 set grid ytics
-set key top left font ',9'
+# the key below the labels, where no cell's interval or title can be
+set key outside bottom center horizontal font ',9'
 set offsets 0.5, 0.5, 0, 0
 do for [rw in 'read write'] {
 	f = sprintf('%s.%s.%s.dat', pre, lay, rw)
