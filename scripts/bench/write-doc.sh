@@ -32,9 +32,9 @@ wait_note() {
 	fi
 	echo
 	if [ -z "${lat:-}" ]; then
-		echo "All queue depths ran on the null-co disk without latency. The column "cells with CI >= 1%, by QD" lists the cells whose 95% interval is not narrower than 1%."
+		echo "All queue depths ran on the null-co disk without latency. The column \"cells with CI >= 1%, by QD\" lists the cells whose 95% interval is not narrower than 1%."
 	else
-		echo "QD $qds ran on a second null-co disk with latency-ns=$lat ($n I/Os a run, $reps run a cell per round): there the completion always arrives while the spinner runs, the same path every time. The column "cells with CI >= 1%, by QD" lists the cells whose 95% interval is not narrower than 1%."
+		echo "QD $qds ran on a second null-co disk with latency-ns=$lat ($n I/Os a run, $reps run a cell per round): there the completion always arrives while the spinner runs, the same path every time. The column \"cells with CI >= 1%, by QD\" lists the cells whose 95% interval is not narrower than 1%."
 	fi
 	echo
 	echo "Goals of issue 18 against this table: inline 2 / prealloc >= 0.99 in every cell (the summary's cells >= 0.99: the cells that miss are the ones that chain, and the two sections below show what those instructions are: the sg_pool chunk's allocation, zeroing and free, which the in-tree driver pays alike), tuned / prealloc >= 1.00 (instructions cannot show the smaller PDU's cache and memory gain, so the tuned count can only tie here: see the cells whose interval reaches 1.00), inline 2 / in-tree >= 1.00 (what virtio_blk_sgl does beyond virtio_blk, function by function and each for a documented behaviour, is the driver-insns section)."
