@@ -55,7 +55,7 @@ function add_run(    cell, i) {
 	if ($6 + 0 > maxround) maxround = $6 + 0
 	return cell
 }
-# adjust_irq(CELL, CFGS, X0): from QD 8 on, a run's instructions per I/O
+# adjust_irq(CELL, CFGS): from QD 8 on, a run's instructions per I/O
 # move with how many completions each interrupt brought (QEMU's main loop
 # batches them as the host's timing falls), the same way in every
 # configuration. Fit that line within the cell (one slope for all its

@@ -300,6 +300,13 @@ static int huge_buffers(struct bench *b, unsigned int qd)
 	return 0;
 }
 
+static int env_is_1(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && !strcmp(v, "1");
+}
+
 static int run(char **argv)
 {
 	struct bench b = { 0 };
@@ -326,7 +333,7 @@ static int run(char **argv)
 		fprintf(stderr, "iobench: setup: %s\n", strerror(errno));
 		return 1;
 	}
-	b.poll = getenv("IOBENCH_POLL") && !strcmp(getenv("IOBENCH_POLL"), "1");
+	b.poll = env_is_1("IOBENCH_POLL");
 	if (b.poll) {
 		volatile struct aio_ring *r = (volatile struct aio_ring *)b.ctx;
 
@@ -336,7 +343,7 @@ static int run(char **argv)
 			return 1;
 		}
 	}
-	if (getenv("IOBENCH_HUGE") && !strcmp(getenv("IOBENCH_HUGE"), "1")) {
+	if (env_is_1("IOBENCH_HUGE")) {
 		if (huge_buffers(&b, qd))
 			return 1;
 	} else {
