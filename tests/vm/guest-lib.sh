@@ -182,3 +182,28 @@ sgpool_bytes() {
 	left=$((left - full * 127))
 	echo $(((full * 128 + $(sgpool_ents "$left")) * 32))
 }
+
+# ktext_dump SYMBOL: the live text of a kernel function as hex lines, read
+# from /proc/kcore (the symbol's kallsyms address, up to the next symbol),
+# so that a case can show what it made the kernel patch.
+ktext_dump() {
+	_a=$(grep -m1 " [tT] $1\$" /proc/kallsyms | cut -d' ' -f1)
+	[ -n "$_a" ] || { echo "ktext_dump: no text symbol $1" >&2; return 1; }
+	_n=$(awk -v a="$_a" '$1 > a { print $1 }' /proc/kallsyms | sort | head -1)
+	_len=$((0x$_n - 0x$_a))
+	_off=
+	# readelf's LOAD lines: type offset vaddr paddr filesz memsz ...
+	while read -r _t _o _v _p _fs _ms _rest; do
+		_d=$((0x$_a - _v))
+		# the shell's arithmetic is signed: same top bits first, then the range
+		if [ $(((0x$_a ^ _v) >> 40)) = 0 ] && [ $_d -ge 0 ] && [ $_d -lt $((_ms)) ]; then
+			_off=$((_o + _d))
+			break
+		fi
+	done <<KCORE
+$(readelf -lW /proc/kcore | grep ' LOAD ')
+KCORE
+	[ -n "$_off" ] && [ "$_len" -gt 0 ] && [ "$_len" -le 65536 ] ||
+		{ echo "ktext_dump: $1 at $_a not found in /proc/kcore" >&2; return 1; }
+	dd if=/proc/kcore bs=1 skip="$_off" count="$_len" 2>/dev/null | od -An -tx1 -v
+}
