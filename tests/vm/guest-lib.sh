@@ -189,7 +189,7 @@ sgpool_bytes() {
 ktext_dump() {
 	_a=$(grep -m1 " [tT] $1\$" /proc/kallsyms | cut -d' ' -f1)
 	[ -n "$_a" ] || { echo "ktext_dump: no text symbol $1" >&2; return 1; }
-	_n=$(awk -v a="$_a" '$1 > a { print $1 }' /proc/kallsyms | sort | head -1)
+	_n=$(awk -v a="$_a" '$1 > a && (n == "" || $1 < n) { n = $1 } END { print n }' /proc/kallsyms)
 	_len=$((0x$_n - 0x$_a))
 	_off=
 	# readelf's LOAD lines: type offset vaddr paddr filesz memsz ...
