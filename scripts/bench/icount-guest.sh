@@ -171,6 +171,7 @@ if [ -z "$TUNED" ]; then
 	[ -n "$TUNED" ] || { echo "bench: no recommendation from sglstat tune"; cat "$OUT/tune.txt"; exit 1; }
 fi
 echo "tuned $TUNED" >"$OUT/tuned.txt"
+echo "$ROUNDS" >"$OUT/rounds.txt"
 [ "$POLL" = 1 ] && echo poll >"$OUT/wait.txt" || echo sleep >"$OUT/wait.txt"
 if [ -n "$HAS_LAT" ] && [ -n "$LAT_QDS" ]; then echo "$LAT_QDS|$HAS_LAT|$LAT_N|$LAT_REPS"; fi >"$OUT/latdisk.txt"
 

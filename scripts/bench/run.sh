@@ -59,7 +59,7 @@ icount_guest() {
 			echo "bench: $name: boot $boot completed no round" >&2
 			return 1
 		fi
-		[ "$last" -lt "${BENCH_IC_ROUNDS:-5}" ] || return 0
+		[ "$last" -lt "$(cat "$B/$dir/rounds.txt")" ] || return 0
 		first=$((last + 1)) boot=$((boot + 1))
 		if [ $boot -gt "${BENCH_IC_BOOTS:-3}" ]; then
 			echo "bench: $name: the guest died in $((boot - 1)) boots" >&2
