@@ -82,6 +82,7 @@ struct vsgl_dev {
 
 	unsigned int num_vqs;
 	struct vsgl_vq *vqs;
+	bool have_vqs;		/* the transport holds virtqueues for us */
 	/* hardware queues per blk-mq map: default, read (none), poll */
 	unsigned int io_queues[HCTX_MAX_TYPES];
 

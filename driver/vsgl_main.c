@@ -26,6 +26,7 @@
 #include <linux/mutex.h>
 #include <linux/overflow.h>
 #include <linux/percpu.h>
+#include <linux/sched/mm.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -133,7 +134,6 @@ MODULE_PARM_DESC(queue_depth,
 		 "Tags per hardware queue (0 = derived from the virtqueue size)");
 
 #define VSGL_RESET_TIMEOUT_MAX	3600U
-#define VSGL_MAX_REISSUES	3	/* then the request fails: BLK_STS_TIMEOUT */
 
 static int vsgl_set_reset_timeout(const char *val,
 				  const struct kernel_param *kp)
@@ -149,7 +149,7 @@ static const struct kernel_param_ops vsgl_reset_timeout_ops = {
 static unsigned int reset_timeout = 30;
 module_param_cb(reset_timeout, &vsgl_reset_timeout_ops, &reset_timeout, 0444);
 MODULE_PARM_DESC(reset_timeout,
-		 "Seconds a request may wait for the device before it is reset and its requests re-issued (default 30; 0 = never reset, only log)");
+		 "Seconds a queue may complete nothing before the device is reset and its requests re-issued, as often as it takes while resets succeed (default 30; 0 = never reset, only wait)");
 
 /*
  * virtio_cread_feature() / virtio_cread(), with the testing flavour's
@@ -693,10 +693,9 @@ static void vsgl_commit_rqs(struct blk_mq_hw_ctx *hctx)
 static blk_status_t vsgl_result(struct vsgl_dev *vblk, struct request *rq,
 				struct vsgl_req *vbr, u8 vstatus)
 {
+	/* the device is dead or gone: no reset can bring the request back */
 	if (unlikely(vbr->aborted))
-		/* re-issued after resets until VSGL_MAX_REISSUES: timed out */
-		return vbr->reissues >= VSGL_MAX_REISSUES ? BLK_STS_TIMEOUT :
-							     BLK_STS_IOERR;
+		return BLK_STS_IOERR;
 	/*
 	 * The used length is what the device says it wrote (virtio 1.2,
 	 * 2.7.8.1).  Real devices get it wrong (legacy ones, older
@@ -791,7 +790,9 @@ static void vsgl_complete_rq(struct request *rq)
 		/* Taken back by a device reset: send it again (vsgl_reset_work()). */
 		vsgl_unmap_data(vblk, vbr);
 		vsgl_free_ranges(vbr);
-		vbr->reissues++;
+		/* saturates: non-zero means "sent before", not how often */
+		if (vbr->reissues < U8_MAX)
+			vbr->reissues++;
 		vsgl_count(vblk, reissued);
 		blk_mq_requeue_request(rq, true);
 		return;
@@ -876,6 +877,15 @@ static void vsgl_done(struct virtqueue *vq)
 	int found = 0;
 
 	spin_lock_irqsave(&q->lock, flags);
+	/*
+	 * A reset or kill took the queue: it reaps what the device finished
+	 * itself, and q->vq may already be NULL (the interrupt of a backend
+	 * that completed requests while the reset drained it comes late).
+	 */
+	if (unlikely(q->dead)) {
+		spin_unlock_irqrestore(&q->lock, flags);
+		return;
+	}
 	do {
 		virtqueue_disable_cb(vq);
 		found += vsgl_reap(q, &iob);
@@ -901,8 +911,19 @@ static int vsgl_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
 	int found;
 
 	spin_lock_irqsave(&vq->lock, flags);
+	/* a reset deleted the virtqueue, or a failed one left none */
+	if (unlikely(vq->dead)) {
+		spin_unlock_irqrestore(&vq->lock, flags);
+		return 0;
+	}
 	found = vsgl_reap(vq, iob);
 	spin_unlock_irqrestore(&vq->lock, flags);
+	/*
+	 * A poll queue has no interrupt to restart it: without this, a queue
+	 * stopped on a full ring (queue_rq's -ENOSPC) would stay stopped.
+	 */
+	if (found)
+		blk_mq_start_stopped_hw_queues(hctx->queue, true);
 	return found;
 }
 
@@ -988,17 +1009,23 @@ static void vsgl_kill_work(struct work_struct *work)
  * dropped requests): reset it, set the virtqueues up again and re-issue
  * what it held, as NVMe's reset does.  A reset is what makes completing
  * those requests safe: virtio has no way to abort one request, and a device
- * that may still DMA into its pages must be stopped first.  Each request is
- * re-issued at most VSGL_MAX_REISSUES times, then fails with
- * BLK_STS_TIMEOUT (ETIMEDOUT).  A device that is physically gone, or whose
- * queues cannot be set up again, is stopped for good (vsgl_kill()).
+ * that may still DMA into its pages must be stopped first.  A slow or
+ * stalled backend is not a failed device: requests are re-issued after
+ * every reset that succeeds, however often, and fail (BLK_STS_IOERR) only
+ * once the device is physically gone or cannot be set up again, when it is
+ * stopped for good.
  */
 static int vsgl_init_vqs(struct vsgl_dev *vblk);
+static void vsgl_del_vqs(struct vsgl_dev *vblk);
 
 static int vsgl_reinit_device(struct vsgl_dev *vblk)
 {
 	struct virtio_device *vdev = vblk->vdev;
 	int err;
+
+	/* A function that vanished reads as all ones, FEATURES_OK included. */
+	if (vsgl_device_gone(vblk))
+		return -ENODEV;
 
 	/* The status sequence of virtio 1.2, 3.1.1, as at probe. */
 	virtio_add_status(vdev, VIRTIO_CONFIG_S_ACKNOWLEDGE);
@@ -1015,6 +1042,10 @@ static int vsgl_reinit_device(struct vsgl_dev *vblk)
 	err = vsgl_init_vqs(vblk);
 	if (err)
 		return err;
+	if (vsgl_device_gone(vblk)) {
+		vsgl_del_vqs(vblk);
+		return -ENODEV;
+	}
 	virtio_device_ready(vdev);
 	return 0;
 }
@@ -1023,7 +1054,7 @@ static void vsgl_reset_work(struct work_struct *work)
 {
 	struct vsgl_dev *vblk = container_of(work, struct vsgl_dev, reset_work);
 	struct request_queue *q = vblk->disk->queue;
-	unsigned int i, reissued = 0, failed = 0;
+	unsigned int i, reissued = 0, noio;
 	struct vsgl_req *vbr;
 	unsigned long flags;
 	int err;
@@ -1052,35 +1083,34 @@ static void vsgl_reset_work(struct work_struct *work)
 		spin_lock_irqsave(&vq->lock, flags);
 		/* What it finished before the reset is valid. */
 		vsgl_reap(vq, NULL);
+		/* queue_rq fails them (BLK_STS_IOERR) if the reset fails */
 		while ((vbr = virtqueue_detach_unused_buf(vq->vq)) != NULL) {
-			if (vbr->reissues < VSGL_MAX_REISSUES) {
-				vbr->reissue = 1;
-				reissued++;
-			} else {
-				vbr->aborted = 1;
-				failed++;
-			}
+			vbr->reissue = 1;
+			reissued++;
 			blk_mq_complete_request(blk_mq_rq_from_pdu(vbr));
 		}
 		vq->vq = NULL;
 		spin_unlock_irqrestore(&vq->lock, flags);
 	}
-	vblk->vdev->config->del_vqs(vblk->vdev);
+	vsgl_del_vqs(vblk);
 
-	err = vsgl_reinit_device(vblk);
+	/* the queue is quiesced: reclaim must not write back through it */
+	noio = memalloc_noio_save();
+	err = vsgl_reset_fault() ?: vsgl_reinit_device(vblk);
+	memalloc_noio_restore(noio);
 	atomic_inc(&vblk->resets);
 	trace_virtio_blk_sgl_reset(vblk->devt, atomic_read(&vblk->resets),
-				   reissued, failed, err);
+				   err ? 0 : reissued, err ? reissued : 0, err);
 	if (err) {
 		dev_err(&vblk->vdev->dev,
 			"reset failed (%d): disk is dead, %u requests failed\n",
-			err, reissued + failed);
+			err, reissued);
 		WRITE_ONCE(vblk->killed, true);
 		blk_mark_disk_dead(vblk->disk);
 	} else {
 		dev_warn(&vblk->vdev->dev,
-			 "device reset after a request timed out: %u requests re-issued, %u failed after %d re-issues\n",
-			 reissued, failed, VSGL_MAX_REISSUES);
+			 "device reset after a queue completed nothing for %us: %u requests re-issued\n",
+			 reset_timeout, reissued);
 	}
 	WRITE_ONCE(vblk->resetting, false);
 	/* A dead disk fails them in queue_rq (vq->dead stays set). */
@@ -1321,6 +1351,27 @@ static unsigned int vsgl_num_queues(struct virtio_device *vdev)
 	return min3((unsigned int)n, limit, nr_cpu_ids);
 }
 
+/*
+ * Deletes the virtqueues once: a failed reset or restore already did, and
+ * some transports (virtio-mmio frees its interrupt) must not do it twice.
+ */
+static void vsgl_del_vqs(struct vsgl_dev *vblk)
+{
+	unsigned long flags;
+	unsigned int i;
+
+	if (!vblk->have_vqs)
+		return;
+	for (i = 0; i < vblk->num_vqs; i++) {
+		spin_lock_irqsave(&vblk->vqs[i].lock, flags);
+		vblk->vqs[i].dead = true;
+		vblk->vqs[i].vq = NULL;
+		spin_unlock_irqrestore(&vblk->vqs[i].lock, flags);
+	}
+	vblk->have_vqs = false;
+	vblk->vdev->config->del_vqs(vblk->vdev);
+}
+
 static int vsgl_init_vqs(struct vsgl_dev *vblk)
 {
 	struct irq_affinity desc = { 0, };
@@ -1355,6 +1406,7 @@ static int vsgl_init_vqs(struct vsgl_dev *vblk)
 		vblk->vqs[i].dead = false;
 		vblk->vqs[i].last_done = jiffies;
 	}
+	vblk->have_vqs = true;
 out:
 	kfree(names);
 	kfree(vqs);
@@ -1756,7 +1808,7 @@ out_del_vqs:
 	 * one reloaded) fails in find_vqs with -ENOENT.
 	 */
 	virtio_reset_device(vdev);
-	vdev->config->del_vqs(vdev);
+	vsgl_del_vqs(vblk);
 out_vqs:
 	kfree(vblk->vqs);
 out_stats:
@@ -1800,7 +1852,7 @@ static void vsgl_remove(struct virtio_device *vdev)
 	if (!vsgl_device_gone(vblk))
 		virtio_reset_device(vdev);
 	blk_mq_free_tag_set(&vblk->tag_set);
-	vdev->config->del_vqs(vdev);
+	vsgl_del_vqs(vblk);
 	WARN_ON_ONCE(vsgl_chained_now(vblk));
 	kfree(vblk->vqs);
 	vblk->vqs = NULL;
@@ -1833,7 +1885,7 @@ static int vsgl_freeze(struct virtio_device *vdev)
 	virtio_reset_device(vdev);
 	/* Not freezable (vsgl_config_changed()), so this cannot deadlock. */
 	flush_work(&vblk->config_work);
-	vdev->config->del_vqs(vdev);
+	vsgl_del_vqs(vblk);
 	return 0;
 }
 
@@ -1905,6 +1957,7 @@ static int __init vsgl_init(void)
 {
 	int err;
 
+	vsgl_testing_announce();
 	vsgl_major = register_blkdev(0, KBUILD_MODNAME);
 	if (vsgl_major < 0)
 		return vsgl_major;

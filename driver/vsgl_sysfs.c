@@ -33,10 +33,18 @@ static ssize_t serial_show(struct device *dev, struct device_attribute *attr,
 			   char *buf)
 {
 	struct gendisk *disk = dev_to_disk(dev);
+	struct vsgl_dev *vblk = disk->private_data;
 	struct request *rq;
 	blk_status_t sts;
 	char *id;
 	int err;
+
+	/*
+	 * A dead disk's queue stays frozen (blk_mark_disk_dead()): allocating
+	 * a request would wait for it forever.
+	 */
+	if (READ_ONCE(vblk->killed))
+		return -ENODEV;
 
 	/* DMA-able and one byte longer, so that the ID is a C string. */
 	id = kzalloc(VIRTIO_BLK_ID_BYTES + 1, GFP_KERNEL);

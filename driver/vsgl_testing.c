@@ -21,6 +21,19 @@
 
 #include "vsgl_testing.h"
 
+/* `modinfo -F flavour` (the production build declares "production") */
+MODULE_INFO(flavour, "testing");
+
+/*
+ * Always, once at load, whether or not a parameter is set: the kernel taints
+ * only when one is, but a testing module must not pass for the production
+ * one in a log either.
+ */
+void vsgl_testing_announce(void)
+{
+	pr_warn("testing build (VSGL_TESTING=1), not for production use: its test parameters make the driver lie about the device and taint the kernel when set\n");
+}
+
 /* ---- failure injection for chained SG allocations */
 
 static int vsgl_set_percent(const char *val, const struct kernel_param *kp)
@@ -173,4 +186,40 @@ bool vsgl_test_cfg(struct virtio_device *vdev, enum vsgl_cfg_field f, u64 *val)
 		 vsgl_cfg_names[f], vsgl_test_cfg_vals.val[f]);
 	*val = vsgl_test_cfg_vals.val[f];
 	return true;
+}
+
+/*
+ * ---- test_reset_fail: the next N device resets fail their
+ * re-initialisation (as a device that will not take FEATURES_OK again), so
+ * that the tests reach the dead-after-reset path on a QEMU device.
+ */
+static atomic_t test_reset_fail = ATOMIC_INIT(0);
+
+static int vsgl_set_reset_fail(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+	int err = kstrtouint(val, 0, &n);
+
+	if (err || n > INT_MAX)
+		return -EINVAL;
+	atomic_set(&test_reset_fail, n);
+	return 0;
+}
+
+static int vsgl_get_reset_fail(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", atomic_read(&test_reset_fail));
+}
+
+static const struct kernel_param_ops vsgl_reset_fail_ops = {
+	.set = vsgl_set_reset_fail,
+	.get = vsgl_get_reset_fail,
+};
+module_param_cb_unsafe(test_reset_fail, &vsgl_reset_fail_ops, NULL, 0644);
+MODULE_PARM_DESC(test_reset_fail,
+		 "Testing only (taints): the next N device resets fail to re-initialise the device (0 = off)");
+
+int vsgl_reset_fault(void)
+{
+	return atomic_add_unless(&test_reset_fail, -1, 0) ? -EIO : 0;
 }

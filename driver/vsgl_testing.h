@@ -13,6 +13,7 @@
 #ifndef VSGL_TESTING_H
 #define VSGL_TESTING_H
 
+#include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/types.h>
 
@@ -44,7 +45,18 @@ void vsgl_test_used(u8 *status, u32 *used_len);
 /* test_config: replace config field @f (true: *@val is the override). */
 bool vsgl_test_cfg(struct virtio_device *vdev, enum vsgl_cfg_field f,
 		   u64 *val);
+/* test_reset_fail: make the next reset's re-initialisation fail? */
+int vsgl_reset_fault(void);
+/* At module load: log that this is the testing build (vsgl_init()). */
+void vsgl_testing_announce(void);
 #else
+/*
+ * `modinfo -F flavour` tells the two builds apart; vsgl_testing.c declares
+ * "testing".  This header is included by vsgl_main.c and vsgl_testing.c
+ * only, so the production module carries the field once.
+ */
+MODULE_INFO(flavour, "production");
+
 static inline bool vsgl_test_fail_chain(void)
 {
 	return false;
@@ -58,6 +70,15 @@ static inline bool vsgl_test_cfg(struct virtio_device *vdev,
 				 enum vsgl_cfg_field f, u64 *val)
 {
 	return false;
+}
+
+static inline int vsgl_reset_fault(void)
+{
+	return 0;
+}
+
+static inline void vsgl_testing_announce(void)
+{
 }
 #endif
 

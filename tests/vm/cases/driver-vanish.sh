@@ -1,5 +1,5 @@
 # guest-run-args: --disks 2 --disk-size 64M --smp 2 --timeout 240
-# expect-results: 15 (at least; tests/vm/run-cases fails the case with fewer result lines)
+# expect-results: 17 (at least; tests/vm/run-cases fails the case with fewer result lines)
 # guest-run-kernels: 6.1 6.12
 # Defect 5 of issue 14: a device that vanishes or goes dead under I/O.
 # QEMU 7.2 cannot pull a device from under the guest; a PCI function whose
@@ -36,6 +36,17 @@ echo 1 >$T/events/virtio_blk_sgl/virtio_blk_sgl_reset/enable
 ktext_dump __schedule >"$OUT/schedule-text-traced.txt"
 check "testbed/event-leaves-schedule-text ($(wc -l <"$OUT/schedule-text-before.txt") lines)" \
 	sh -c '[ -s "$1" ] && cmp -s "$1" "$2"' _ "$OUT/schedule-text-before.txt" "$OUT/schedule-text-traced.txt"
+
+# every virtqueue deletion of the PCI transport, by device: a failed reset
+# deletes the queues, and remove must not delete them again (virtio-mmio
+# frees its interrupt a second time there: issue 26)
+# (in a trace instance of its own, streamed to a file: unloading the module
+# resets the trace buffers)
+KP=$T/instances/vsgl-delvqs
+echo 'p:vsgl_delvqs vp_del_vqs vdev=%di:x64' >>$T/kprobe_events && mkdir $KP &&
+	echo 1 >$KP/events/kprobes/vsgl_delvqs/enable || fail prereq "no kprobe on vp_del_vqs"
+cat $KP/trace_pipe >"$OUT/del-vqs-trace.txt" &
+KPR=$!
 
 timeout 120 fio --name=vanish --filename=/dev/$D --direct=1 --ioengine=libaio --rw=randwrite \
 	--bsrange=4k-64k --size=32M --iodepth=16 --time_based --runtime=30 \
@@ -83,6 +94,14 @@ fi
 setpci -s "$slot" COMMAND=$cmd0
 check "unload/rmmod-after-decoding-back" timeout 60 rmmod virtio_blk_sgl
 check "unload/disks-gone" [ -z "$(sgl_disks)" ]
+sleep 1
+echo 0 >$KP/events/kprobes/vsgl_delvqs/enable
+kill $KPR
+grep -o 'vsgl_delvqs:.*vdev=0x[0-9a-f]*' "$OUT/del-vqs-trace.txt" | sed 's/.*vdev=//' | sort | uniq -c >"$OUT/del-vqs.txt"
+check "unload/virtqueues-deleted-once-per-device ($(tr -s ' \n' ' ' <"$OUT/del-vqs.txt"))" \
+	sh -c '[ "$(wc -l <"$1")" -eq 2 ] && ! awk "\$1 != 1 { bad = 1 } END { exit !bad }" "$1"' _ "$OUT/del-vqs.txt"
+check "vanish/errors-are-eio ($(grep -m1 -o 'error=[^,]*' "$OUT/fio-vanish.txt"))" \
+	sh -c 'grep -q "Input/output error" "$1" && ! grep -qi "timed out" "$1"' _ "$OUT/fio-vanish.txt"
 if dmesg | grep -q -E 'WARNING:|BUG:|Oops|general protection|Call Trace'; then
 	fail unload/kernel-clean "$(dmesg | grep -m1 -E 'WARNING:|BUG:|Oops|general protection|Call Trace')"
 else
