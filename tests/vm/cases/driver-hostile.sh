@@ -1,5 +1,5 @@
 # guest-run-args: --testing --disks 1 --disk-size 32M --smp 2 --no-module --timeout 420 --disk-props "num-queues=2"
-# expect-results: 100 (at least; tests/vm/run-cases fails the case with fewer result lines)
+# expect-results: 101 (at least; tests/vm/run-cases fails the case with fewer result lines)
 # guest-run-kernels: 6.1 6.12
 # A buggy or hostile device's config values, played through the driver's
 # testing-only test_config parameter (QEMU will not offer them): each load
@@ -37,9 +37,11 @@ down() { sgl_unload || fail "$1/unload" "rmmod failed"; }
 
 # the testing flavour's parameters are module_param_unsafe: loading without
 # them leaves TAINT_USER (bit 6 of /proc/sys/kernel/tainted) clear, setting
-# one at run time sets it (and logs "Setting dangerous option")
+# one at run time sets it (and logs "Setting dangerous option"); the testing
+# build says what it is at every load, parameters or not
 dmesg -c >/dev/null
 if sgl_load; then
+	check taint/testing-build-warned logged "virtio_blk_sgl: testing build (VSGL_TESTING=1), not for production use"
 	t0=$(cat /proc/sys/kernel/tainted)
 	check_eq "taint/user-clear-after-plain-load ($t0)" 0 $((t0 & 64))
 	echo 0 >/sys/module/virtio_blk_sgl/parameters/test_used_every

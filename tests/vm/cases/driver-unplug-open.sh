@@ -1,5 +1,5 @@
 # guest-run-args: --disks 2 --disk-size 16M --smp 2 --timeout 180 --append "slub_debug=P"
-# expect-results: 8 (at least; tests/vm/run-cases fails the case with fewer result lines)
+# expect-results: 9 (at least; tests/vm/run-cases fails the case with fewer result lines)
 # guest-run-kernels: 6.1 6.12
 # Defect 1 of issue 14: a descriptor held open across hot-unplug.  vd1 is
 # opened by holdopen, removed through the QEMU monitor (device_del), and
@@ -17,6 +17,10 @@ B=$(disk_of_serial sgl-disk1)
 hmp "info block" >"$OUT/info-block.txt"
 IMG1=$(sed -n 's/^d1 ([^)]*): \([^ ]*\) .*/\1/p' "$OUT/info-block.txt" | head -1)
 segbuf geo /dev/$B >"$OUT/geo-before.txt" 2>&1
+# the production module, loaded at boot (its probe lines are in the log),
+# does not say it is the testing build (driver-hostile.sh: the testing one does)
+check production-build-not-warned sh -c 'dmesg | grep -q "virtio_blk_sgl virtio.*: vsgl" &&
+	! dmesg | grep -q "testing build (VSGL_TESTING=1)"'
 dmesg -c >/dev/null
 
 holdopen /dev/$B /tmp/go >"$OUT/holdopen.txt" 2>&1 &
