@@ -1110,7 +1110,7 @@ static void vsgl_reset_work(struct work_struct *work)
 	} else {
 		dev_warn(&vblk->vdev->dev,
 			 "device reset after a queue completed nothing for %us: %u requests re-issued\n",
-			 reset_timeout, reissued);
+			 jiffies_to_msecs(q->rq_timeout) / 1000, reissued);
 	}
 	WRITE_ONCE(vblk->resetting, false);
 	/* A dead disk fails them in queue_rq (vq->dead stays set). */
