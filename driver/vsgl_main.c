@@ -1897,7 +1897,7 @@ static int vsgl_restore(struct virtio_device *vdev)
 	int err;
 
 	/* Same queue count as at probe: the tag set is sized for it. */
-	err = vsgl_init_vqs(vblk);
+	err = vsgl_reset_fault() ?: vsgl_init_vqs(vblk);
 	if (err) {
 		dev_err(&vdev->dev, "restore failed (%d), disk is dead\n", err);
 		WRITE_ONCE(vblk->killed, true);

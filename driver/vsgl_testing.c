@@ -11,11 +11,13 @@
 
 #include <linux/atomic.h>
 #include <linux/bits.h>
+#include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/random.h>
+#include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/virtio.h>
 
@@ -189,9 +191,10 @@ bool vsgl_test_cfg(struct virtio_device *vdev, enum vsgl_cfg_field f, u64 *val)
 }
 
 /*
- * ---- test_reset_fail: the next N device resets fail their
- * re-initialisation (as a device that will not take FEATURES_OK again), so
- * that the tests reach the dead-after-reset path on a QEMU device.
+ * ---- test_reset_fail: the next N re-initialisations of a device (after a
+ * reset, or at restore from suspend) fail, as for a device that will not
+ * take FEATURES_OK again, so that the tests reach the dead-after-reset and
+ * dead-after-restore paths on a QEMU device.
  */
 static atomic_t test_reset_fail = ATOMIC_INIT(0);
 
@@ -217,9 +220,39 @@ static const struct kernel_param_ops vsgl_reset_fail_ops = {
 };
 module_param_cb_unsafe(test_reset_fail, &vsgl_reset_fail_ops, NULL, 0644);
 MODULE_PARM_DESC(test_reset_fail,
-		 "Testing only (taints): the next N device resets fail to re-initialise the device (0 = off)");
+		 "Testing only (taints): the next N re-initialisations (after a reset, at restore) fail (0 = off)");
+
+/*
+ * ---- test_reset_hold_ms: a reset waits this long between deleting the old
+ * virtqueues and setting the device up again, so that a test can make the
+ * device vanish, or unplug it, while a reset is in progress.
+ */
+static int vsgl_set_reset_hold(const char *val, const struct kernel_param *kp)
+{
+	return vsgl_param_set_uint_max(val, kp, 60000);
+}
+
+static const struct kernel_param_ops vsgl_reset_hold_ops = {
+	.set = vsgl_set_reset_hold,
+	.get = param_get_uint,
+};
+
+static unsigned int test_reset_hold_ms;
+module_param_cb_unsafe(test_reset_hold_ms, &vsgl_reset_hold_ops,
+		       &test_reset_hold_ms, 0644);
+MODULE_PARM_DESC(test_reset_hold_ms,
+		 "Testing only (taints): hold every device reset this long before re-initialising the device (0..60000 ms)");
 
 int vsgl_reset_fault(void)
 {
+	unsigned int hold = READ_ONCE(test_reset_hold_ms);
+
+	if (hold) {
+		/* the tests check that the reset's allocations cannot recurse into I/O */
+		pr_info("test_reset_hold_ms: reset held for %u ms, allocations %s\n",
+			hold, current->flags & PF_MEMALLOC_NOIO ? "noio" : "may do I/O");
+		msleep(hold);
+		pr_info("test_reset_hold_ms: reset goes on\n");
+	}
 	return atomic_add_unless(&test_reset_fail, -1, 0) ? -EIO : 0;
 }

@@ -45,7 +45,10 @@ void vsgl_test_used(u8 *status, u32 *used_len);
 /* test_config: replace config field @f (true: *@val is the override). */
 bool vsgl_test_cfg(struct virtio_device *vdev, enum vsgl_cfg_field f,
 		   u64 *val);
-/* test_reset_fail: make the next reset's re-initialisation fail? */
+/*
+ * test_reset_hold_ms, test_reset_fail: hold a reset before it re-initialises
+ * the device; make that re-initialisation fail?
+ */
 int vsgl_reset_fault(void);
 /* At module load: log that this is the testing build (vsgl_init()). */
 void vsgl_testing_announce(void);
