@@ -116,6 +116,56 @@ hmp_after() {
 	echo "after $1: $2" > "$f.tmp" && mv "$f.tmp" "$f.req"
 }
 
+# disk_transport DISK: pci or mmio, read off where sysfs puts the device
+disk_transport() {
+	case $(readlink -f "/sys/block/$1/device") in
+	*/pci[0-9]*) echo pci ;;
+	*/platform/*) echo mmio ;;
+	*) echo unknown ;;
+	esac
+}
+
+# stall_disk DISK on|off: the device stops completing requests, or starts
+# again. virtio-pci: bus mastering off (what the device was sent meanwhile
+# stays pending until a reset); virtio-mmio has no bus mastering: the QEMU
+# drive behind DISK (guest-run names disk N's drive dN) is throttled to 1
+# byte/s, the backend holds the requests (a device reset drains them)
+stall_disk() {
+	if [ "${GUEST_TRANSPORT:-pci}" = mmio ]; then
+		# (the serial asks the device: a reset may have killed it by "off")
+		[ -e "/tmp/stall-$1.serial" ] || cat "/sys/block/$1/serial" >"/tmp/stall-$1.serial" || return 1
+		_s=$(cat "/tmp/stall-$1.serial")
+		[ "$2" = on ] && _r=$(hmp "block_set_io_throttle d${_s#sgl-disk} 1 0 0 0 0 0") ||
+			_r=$(hmp "block_set_io_throttle d${_s#sgl-disk} 0 0 0 0 0 0")
+		[ -z "$_r" ] || { echo "stall_disk: $_r"; return 1; }
+		return 0
+	fi
+	_slot=$(basename "$(readlink -f "/sys/block/$1/device/..")")
+	[ -e "/tmp/stall-$1.cmd" ] || setpci -s "$_slot" COMMAND >"/tmp/stall-$1.cmd" || return 1
+	_c=$(cat "/tmp/stall-$1.cmd")
+	[ "$2" = on ] && setpci -s "$_slot" COMMAND="$(printf '%04x' $((0x$_c & ~4)))" ||
+		setpci -s "$_slot" COMMAND="$_c"
+}
+# del_vqs_fn: the transport's del_vqs (for a kprobe that counts deletions)
+del_vqs_fn() { [ "${GUEST_TRANSPORT:-pci}" = mmio ] && echo vm_del_vqs || echo vp_del_vqs; }
+
+# unplug_disk QEMU_ID DISK: take the disk's virtio device away while the
+# guest runs; returns at once, the removal goes on (a test waits for DISK to
+# go). virtio-pci: the monitor's device_del (ACPI hot-unplug; prints the
+# monitor's reply). virtio-mmio has no hot-unplug (microvm): the device is
+# unbound from the transport's platform driver, which runs the same remove
+# path (unregister_virtio_device) with the device still answering.
+unplug_disk() {
+	if [ "${GUEST_TRANSPORT:-pci}" = mmio ]; then
+		_pdev=$(basename "$(readlink -f "/sys/block/$2/device/..")")
+		[ -e "/sys/bus/platform/drivers/virtio-mmio/$_pdev" ] ||
+			{ echo "unplug_disk: $2 is not on virtio-mmio ($_pdev)"; return 1; }
+		(echo "$_pdev" >/sys/bus/platform/drivers/virtio-mmio/unbind) &
+	else
+		hmp "device_del $1"
+	fi
+}
+
 # meminfo_settled: "MemFree Slab" in KiB from /proc/meminfo, page cache and
 # reclaimable slab dropped first, so that memory tests compare like with like
 meminfo_settled() {

@@ -1,12 +1,15 @@
 # guest-run-args: --testing --disks 3 --disk-size 64M --smp 2 --no-module --timeout 420
-# expect-results: 24 (at least; tests/vm/run-cases fails the case with fewer result lines)
+# expect-results: 25 (at least; tests/vm/run-cases fails the case with fewer result lines)
 # guest-run-kernels: 6.1 6.12
+# guest-run-transports: pci mmio
 # Module parameters (validation, clamping), 20 load/serve/unload cycles in
 # a row, hot removal of a disk while fio is writing to it, and hot removal
 # of a disk whose requests are stuck (throttled to 1 IOPS through the QEMU
 # monitor once the cycles are done: a throttled disk at every probe made
 # each cycle wait for its partition scan) past their timeout, which makes
-# the driver reset the device and fail what it still holds.
+# the driver reset the device and fail what it still holds. On virtio-mmio
+# (microvm: no hot-unplug) a removal unbinds the device from the transport
+# (guest-lib's unplug_disk).
 P=/sys/module/virtio_blk_sgl/parameters
 
 kernel_clean() { # NAME: no warning, BUG or oops in the log so far
@@ -84,6 +87,8 @@ kernel_clean load-unload-kernel-clean
 
 # Hot removal under I/O: disk 1 goes away while fio writes to it.
 sgl_load
+check_eq "transport-${GUEST_TRANSPORT}" "$GUEST_TRANSPORT $GUEST_TRANSPORT $GUEST_TRANSPORT" \
+	"$(for d in $(sgl_disks); do disk_transport $d; done | tr '\n' ' ' | sed 's/ $//')"
 victim=$(disk_of_serial sgl-disk1)
 survivor=$(disk_of_serial sgl-disk0)
 if [ -z "$victim" ] || [ -z "$survivor" ]; then
@@ -97,12 +102,12 @@ blocked_tasks() { # the tasks in D state, with their kernel stacks, and dmesg
 	done
 	dmesg | tail -30
 }
-# remove_under_io NAME QEMU_ID DISK FIO_PID SECS: device_del QEMU_ID while
+# remove_under_io NAME QEMU_ID DISK FIO_PID SECS: unplug QEMU_ID while
 # FIO_PID does I/O on DISK; the disk must go within 60 s and fio end within
 # SECS more, having seen errors
 remove_under_io() {
 	t0=$(date +%s)
-	hmp "device_del $2" >"$OUT/hmp-device-del-$1.txt"
+	unplug_disk $2 $3 >"$OUT/hmp-device-del-$1.txt"
 	t1=$(date +%s)
 	n=0
 	while [ -e /sys/block/$3 ] && [ $n -lt 60 ]; do

@@ -1,31 +1,32 @@
 # guest-run-args: --testing --disks 2 --disk-size 64M --smp 2 --timeout 200
 # expect-results: 12 (at least; tests/vm/run-cases fails the case with fewer result lines)
 # guest-run-kernels: 6.1 6.12
+# guest-run-transports: pci mmio
 # Issue 26, reset hygiene: a reset that fails. The testing flavour's
 # test_reset_fail=1 makes the next re-initialisation fail (a device that
-# will not come back); bus mastering off for 3 s under fio with a 2 s disk
-# timeout brings the reset. Then, as the policy says, and only then, the
-# requests fail, with EIO (not ETIMEDOUT); the disk is dead, nothing is
-# left in flight; a hot-unplug of the dead device completes (no hang) and
-# its virtqueues are deleted once (the failed reset deleted them already:
+# will not come back); the device silenced for 3 s under fio (guest-lib's
+# stall_disk: bus mastering off on virtio-pci, the backend throttled on
+# virtio-mmio) with a 2 s disk timeout brings the reset. Then, as the
+# policy says, and only then, the requests fail, with EIO (not ETIMEDOUT);
+# the disk is dead, nothing is left in flight; an unplug of the dead device
+# completes (no hang; on virtio-mmio an unbind from the transport) and its
+# virtqueues are deleted once (the failed reset deleted them already:
 # virtio-mmio would free its interrupt twice), the other disk serves.
-command -v setpci >/dev/null || { fail prereq "setpci not on PATH (pciutils: make deps)"; exit 0; }
+[ "$GUEST_TRANSPORT" = mmio ] || command -v setpci >/dev/null ||
+	{ fail prereq "setpci not on PATH (pciutils: make deps)"; exit 0; }
 set -- $(sgl_disks)
 D=$1 OTHER=$2
 P=/sys/module/virtio_blk_sgl/parameters
 T=/sys/kernel/tracing
 [ -w $P/test_reset_fail ] || { fail prereq "no test_reset_fail parameter (testing flavour?)"; exit 0; }
 serial=$(cat /sys/block/$D/serial)
-slot=$(basename "$(readlink -f /sys/block/$D/device/..)")
-cmd0=$(setpci -s "$slot" COMMAND)
-nomaster=$(printf '%04x' $((0x$cmd0 & ~4)))
 echo 2000 >/sys/block/$D/queue/io_timeout
 echo 1 >$T/events/virtio_blk_sgl/virtio_blk_sgl_reset/enable
 # (in a trace instance of its own, streamed to a file: unloading the module
 # resets the trace buffers)
 KP=$T/instances/vsgl-delvqs
-echo 'p:vsgl_delvqs vp_del_vqs vdev=%di:x64' >>$T/kprobe_events && mkdir $KP &&
-	echo 1 >$KP/events/kprobes/vsgl_delvqs/enable || fail prereq "no kprobe on vp_del_vqs"
+echo "p:vsgl_delvqs $(del_vqs_fn) vdev=%di:x64" >>$T/kprobe_events && mkdir $KP &&
+	echo 1 >$KP/events/kprobes/vsgl_delvqs/enable || fail prereq "no kprobe on $(del_vqs_fn)"
 cat $KP/trace_pipe >"$OUT/del-vqs-trace.txt" &
 KPR=$!
 echo 1 >$P/test_reset_fail
@@ -36,9 +37,9 @@ timeout 120 fio --name=fail --filename=/dev/$D --direct=1 --ioengine=libaio --rw
 F=$!
 mapped_above() { [ "$(sgl_get $D requests_mapped)" -gt "$1" ]; }
 wait_for 30 mapped_above 100
-setpci -s "$slot" COMMAND=$nomaster
+stall_disk $D on || fail fail/device-silenced "stall_disk $D on failed"
 sleep 3
-setpci -s "$slot" COMMAND=$cmd0
+stall_disk $D off || fail fail/device-back "stall_disk $D off failed"
 wait $F
 rc=$?
 check "fail/fio-ends-with-errors (rc $rc)" [ $rc -ne 0 -a $rc -ne 124 ]
@@ -60,8 +61,8 @@ timeout 20 cat /sys/block/$D/serial >"$OUT/serial-dead.txt" 2>&1
 rc=$?
 check "fail/serial-of-dead-disk-fails (rc $rc: $(cat "$OUT/serial-dead.txt"))" [ $rc -ne 0 -a $rc -ne 124 -a $rc -ne 143 ]
 
-# unplug the dead device (QEMU's ACPI unplug: remove runs)
-hmp "device_del vd${serial#sgl-disk}" >"$OUT/device-del.txt"
+# unplug the dead device (remove runs)
+unplug_disk "vd${serial#sgl-disk}" $D >"$OUT/device-del.txt"
 gone() { [ ! -e /sys/block/$D ]; }
 check "unplug/dead-disk-removed" wait_for 60 gone
 sleep 1
