@@ -25,7 +25,7 @@ DRIVER_SRCS := $(wildcard driver/*.c driver/*.h) driver/Kbuild include/sgl_model
 GUEST_HELPERS := $(patsubst tests/vm/%.c,$(BUILD)/guest-bin/%,$(wildcard tests/vm/*.c))
 
 .PHONY: dkms-src all driver bpf sglstat guest-tools deps check check-unit check-bpf \
-	check-fuzz check-prom check-host check-reliability check-install check-fleet check-guest fuzz soak demo bench install uninstall clean \
+	check-fuzz check-prom check-host check-reliability check-install check-fleet check-guest check-fresh fuzz soak demo bench install uninstall clean \
 	$(addsuffix -after-deps,$(DEPS_FIRST))
 
 all: driver bpf sglstat guest-tools
@@ -85,6 +85,11 @@ check-after-deps: all
 
 check-unit check-bpf check-fuzz check-prom check-host check-reliability check-install check-fleet check-guest: all
 	@$(TOP)/tests/run-all $(patsubst check-%,%,$@)
+
+# The README's commands on a real fresh Debian 12 root (tests/fresh/run): no
+# cache, the archive's packages installed by the root's own apt.
+check-fresh: deps
+	@CHECK_LOG=$(BUILD)/check-fresh.log $(TOP)/tests/run-all fresh
 
 # Longer fuzzing than check's bounded run (FUZZ_SECONDS per harness).
 fuzz-after-deps: all

@@ -4,9 +4,19 @@
 set -eu
 
 # The second kernel line the driver and the guest tests cover: Debian 12's
-# 6.12 (bookworm-security), pinned to one ABI so that the check stays a
-# dpkg-query and every machine tests the same kernel (README: supported kernels).
-K612=6.12.118+deb12-amd64
+# 6.12 (bookworm-security). Not pinned to one ABI (the archive drops old
+# ones): any installed 6.12.*+deb12-amd64 image with its headers will do,
+# and when there is none, the newest of the line the archive has is
+# installed (README: supported kernels).
+K612_RE='^linux-image-6\.12\.[0-9]+\+deb12-amd64$'
+# k612_installed: the newest 6.12 ABI whose image and headers are installed
+k612_installed() {
+	dpkg-query -W -f='${db:Status-Status} ${Package}\n' 'linux-image-6.12.*+deb12-amd64' 2>/dev/null |
+		sed -n 's/^installed linux-image-//p' | sort -V | while read -r v; do
+		[ "$(dpkg-query -W -f='${db:Status-Status}' "linux-headers-$v" 2>/dev/null)" = installed ] && echo "$v"
+	done | tail -1
+}
+K612=$(k612_installed)
 
 PKGS="make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
 libzstd-dev linux-image-amd64 linux-headers-amd64 qemu-system-x86
@@ -14,14 +24,14 @@ busybox-static cpio fio prometheus-node-exporter prometheus libcmocka-dev
 sparse kmod socat jq libbpf-tools gnuplot-nox libclang-rt-14-dev dkms man-db
 systemd curl python3 strace valgrind file debhelper dh-dkms dpkg-dev lintian
 mmdebstrap fdisk qemu-utils pciutils
-linux-image-$K612 linux-headers-$K612"
+${K612:+linux-image-$K612 linux-headers-$K612}"
 
 missing=""
 for p in $PKGS; do
 	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
 	[ "$st" = installed ] || missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
+[ -z "$missing" ] && [ -n "$K612" ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "deps: missing packages:$missing; run 'make deps' as root" >&2
@@ -31,5 +41,11 @@ echo "deps: installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
 # several checkouts may install at once: wait for dpkg's lock, do not fail
 apt-get -o DPkg::Lock::Timeout=900 update -q
+if [ -z "$K612" ]; then
+	K612=$(apt-cache pkgnames linux-image-6.12. | grep -E "$K612_RE" | sed 's/^linux-image-//' | sort -V | tail -1)
+	[ -n "$K612" ] || { echo "deps: the archive has no linux-image-6.12.*+deb12-amd64 (is bookworm-security in the apt sources?)" >&2; exit 1; }
+	echo "deps: the newest 6.12 kernel of the archive: $K612"
+	missing="$missing linux-image-$K612 linux-headers-$K612"
+fi
 # shellcheck disable=SC2086
 apt-get -o DPkg::Lock::Timeout=900 install -y -q --no-install-recommends $missing
