@@ -268,7 +268,10 @@ EOF
 # SIGTERM: final report, clean exit, programs detached
 "$SGLSTAT" -d $DISK >"$TMP/term.out" 2>"$TMP/term.err" &
 tpid=$!
-sleep 1.5
+# attached (its signal handlers set) before the signal: a fixed sleep lost
+# that race under TCG (tests/vm/cases/host-in-guest.sh)
+for i in $(seq 300); do grep -q '^Tracing' "$TMP/term.err" && break; sleep 0.1; done
+sleep 0.5
 # the programs this sglstat holds (its fds), not every stock_* program: other
 # tracers may run on this host meanwhile
 ids=$(grep -h '^prog_id:' /proc/$tpid/fdinfo/* 2>/dev/null | awk '{ print $2 }' | sort -u)

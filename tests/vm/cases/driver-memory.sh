@@ -59,5 +59,9 @@ sg_saving=$(jq '[.disks[] | .full_prealloc_bytes - .inline_bytes] | add' "$OUT/s
 pdu_saving=$(jq '[.disks[] | .pdu_saved_bytes] | add' "$OUT/sglstat-memory.json" 2>/dev/null)
 echo "sglstat memory: sg saving $sg_saving B, blk-mq request saving $pdu_saving B; measured $measured B" | tee -a "$OUT/memory.txt"
 check_eq "sglstat-memory-disks" "${mem_disks:-?}" "$(jq '.disks | length' "$OUT/sglstat-memory.json" 2>/dev/null)"
-check "sglstat-memory-sg-saving-at-most-memfree ($sg_saving vs $measured)" at_least_90pct "$measured" "${sg_saving:-0}"
-check "sglstat-memory-pdu-saving-matches-memfree-10pct ($pdu_saving vs $measured)" within_10pct "$measured" "${pdu_saving:-0}"
+# a saving missing from the JSON (jq fails and prints nothing) or not a
+# positive byte count fails: an empty value must not pass for 0
+positive() { case $1 in '' | *[!0-9]*) return 1 ;; esac; [ "$1" -gt 0 ]; }
+saving_check() { positive "$3" && "$1" "$2" "$3"; }
+check "sglstat-memory-sg-saving-at-most-memfree ($sg_saving vs $measured)" saving_check at_least_90pct "$measured" "$sg_saving"
+check "sglstat-memory-pdu-saving-matches-memfree-10pct ($pdu_saving vs $measured)" saving_check within_10pct "$measured" "$pdu_saving"

@@ -1,5 +1,5 @@
 # guest-run-args: --disks 8 --disk-size 16M --smp 2 --mem 1024 --disk-props "queue-size=1024,num-queues=2,seg-max-adjust=off" --timeout 400
-# expect-results: 20 (at least; tests/vm/run-cases fails the case with fewer result lines)
+# expect-results: 22 (at least; tests/vm/run-cases fails the case with fewer result lines)
 # sglstat tune end to end: a segbuf workload with a known segment mix
 # (40% 1, 30% 3, 15% 6, 10% 16, 5% 40 segments) on vsgla; `sglstat tune`
 # measures it and recommends the smallest N with a predicted chained
@@ -45,7 +45,17 @@ check_eq "tune-exit" 0 $?
 N=$(jq -r .recommended "$OUT/tune.json")
 pred=$(jq -r ".disks[0].picked.chained_frac" "$OUT/tune.json")
 echo "recommended $N, predicted chained fraction $pred" | tee -a "$OUT/tune.txt"
-check_eq "tune-line" "options virtio_blk_sgl inline_sg_cnt=$N" "$(jq -r .modprobe_line "$OUT/tune.json")"
+# the oracle is the workload's own mix, not tune's output: the smallest N
+# under which at most TARGET of the requests have more than N segments
+want_n=$(echo "1 40 3 30 6 15 16 10 40 5" | awk -v t=$TARGET '{
+	for (n = 1; n <= 254; n++) {
+		c = 0
+		for (i = 1; i < NF; i += 2) if ($i > n) c += $(i + 1)
+		if (c / 100 <= t) { print n; exit }
+	} }')
+check_eq "tune-picks-the-mix-answer" "$want_n" "$N"
+check "tune-predicts-the-mix-fraction ($pred)" awk -v p="$pred" 'BEGIN { exit !(p >= 0.04 && p <= 0.06) }'
+check_eq "tune-line" "options virtio_blk_sgl inline_sg_cnt=$want_n" "$(jq -r .modprobe_line "$OUT/tune.json")"
 check "pick-not-2" [ "$N" -gt 2 ]
 check "pick-not-max" [ "$N" -lt "$(sgl_get $D max_segments)" ]
 check_eq "tune-requests" 200 "$(jq -r .disks[0].requests "$OUT/tune.json")"
