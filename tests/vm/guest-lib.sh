@@ -149,6 +149,23 @@ stall_disk() {
 # del_vqs_fn: the transport's del_vqs (for a kprobe that counts deletions)
 del_vqs_fn() { [ "${GUEST_TRANSPORT:-pci}" = mmio ] && echo vm_del_vqs || echo vp_del_vqs; }
 
+# delvqs_watch: count every virtqueue deletion of the transport, by device:
+# a kprobe on its del_vqs (vdev=ADDRESS) in a trace instance of its own,
+# streamed to $OUT/del-vqs-trace.txt (unloading the module resets the trace
+# buffers); delvqs_unwatch ends it. A test that deletes other devices' queues
+# meanwhile (9p at a suspend) watches after them.
+DELVQS=/sys/kernel/tracing/instances/vsgl-delvqs
+delvqs_watch() {
+	echo "p:vsgl_delvqs $(del_vqs_fn) vdev=%di:x64" >>/sys/kernel/tracing/kprobe_events && mkdir $DELVQS &&
+		echo 1 >$DELVQS/events/kprobes/vsgl_delvqs/enable || { fail prereq "no kprobe on $(del_vqs_fn)"; return 1; }
+	cat $DELVQS/trace_pipe >"$OUT/del-vqs-trace.txt" &
+	DELVQS_PID=$!
+}
+delvqs_unwatch() {
+	echo 0 >$DELVQS/events/kprobes/vsgl_delvqs/enable
+	kill $DELVQS_PID
+}
+
 # unplug_disk QEMU_ID DISK: take the disk's virtio device away while the
 # guest runs; returns at once, the removal goes on (a test waits for DISK to
 # go). virtio-pci: the monitor's device_del (ACPI hot-unplug; prints the

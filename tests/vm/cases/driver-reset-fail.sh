@@ -22,13 +22,8 @@ T=/sys/kernel/tracing
 serial=$(cat /sys/block/$D/serial)
 echo 2000 >/sys/block/$D/queue/io_timeout
 echo 1 >$T/events/virtio_blk_sgl/virtio_blk_sgl_reset/enable
-# (in a trace instance of its own, streamed to a file: unloading the module
-# resets the trace buffers)
-KP=$T/instances/vsgl-delvqs
-echo "p:vsgl_delvqs $(del_vqs_fn) vdev=%di:x64" >>$T/kprobe_events && mkdir $KP &&
-	echo 1 >$KP/events/kprobes/vsgl_delvqs/enable || fail prereq "no kprobe on $(del_vqs_fn)"
-cat $KP/trace_pipe >"$OUT/del-vqs-trace.txt" &
-KPR=$!
+# every virtqueue deletion, by device (guest-lib)
+delvqs_watch
 echo 1 >$P/test_reset_fail
 
 timeout 120 fio --name=fail --filename=/dev/$D --direct=1 --ioengine=libaio --rw=randwrite \
@@ -66,8 +61,7 @@ unplug_disk "vd${serial#sgl-disk}" $D >"$OUT/device-del.txt"
 gone() { [ ! -e /sys/block/$D ]; }
 check "unplug/dead-disk-removed" wait_for 60 gone
 sleep 1
-echo 0 >$KP/events/kprobes/vsgl_delvqs/enable
-kill $KPR
+delvqs_unwatch
 grep -o 'vsgl_delvqs:.*vdev=0x[0-9a-f]*' "$OUT/del-vqs-trace.txt" | sed 's/.*vdev=//' | sort | uniq -c >"$OUT/del-vqs.txt"
 check "unplug/virtqueues-deleted-once ($(tr -s ' \n' ' ' <"$OUT/del-vqs.txt"))" \
 	sh -c '[ "$(wc -l <"$1")" -eq 1 ] && awk "\$1 != 1 { bad = 1 } END { exit bad }" "$1"' _ "$OUT/del-vqs.txt"

@@ -25,13 +25,8 @@ T=/sys/kernel/tracing
 [ -w $P/test_reset_hold_ms ] || { fail prereq "no test_reset_hold_ms parameter (testing flavour?)"; exit 0; }
 klines=$(dmesg | wc -l)
 echo 1 >$T/events/virtio_blk_sgl/virtio_blk_sgl_reset/enable
-# every virtqueue deletion of the PCI transport, by device (in a trace
-# instance of its own, streamed to a file)
-KP=$T/instances/vsgl-delvqs
-echo 'p:vsgl_delvqs vp_del_vqs vdev=%di:x64' >>$T/kprobe_events && mkdir $KP &&
-	echo 1 >$KP/events/kprobes/vsgl_delvqs/enable || fail prereq "no kprobe on vp_del_vqs"
-cat $KP/trace_pipe >"$OUT/del-vqs-trace.txt" &
-KPR=$!
+# every virtqueue deletion, by device (guest-lib)
+delvqs_watch
 echo 6000 >$P/test_reset_hold_ms
 
 # vdev_of DISK: the virtio device's address, as the kprobe prints it
@@ -92,8 +87,7 @@ check "vanish/reset-traced-as-failed ($(sed 's/.*virtio_blk_sgl_reset: //' "$OUT
 	grep -q 'virtio_blk_sgl_reset:.*reissued=0 failed=[0-9]* err=-19' "$OUT/trace-reset-vanish.txt"
 check "vanish/disk-dead-logged" sh -c 'dmesg | grep -q "reset failed (-19): disk is dead"'
 sleep 1
-echo 0 >$KP/events/kprobes/vsgl_delvqs/enable
-kill $KPR
+delvqs_unwatch
 vdev_a=$(vdev_of | grep -v -x -F "${vdev_b:-none}")
 check "vanish/virtqueues-deleted-once ($(grep -c vsgl_delvqs "$OUT/del-vqs-trace.txt") in all, ${vdev_a:-none})" \
 	sh -c '[ "$(echo "$1" | wc -w)" = 1 ] && [ "$(grep -c "vdev=$1" "$2")" = 1 ]' _ "$vdev_a" "$OUT/del-vqs-trace.txt"

@@ -31,11 +31,7 @@ umount /mnt/hostroot || umount -l /mnt/hostroot
 umount /mnt/host || umount -l /mnt/host
 for v in $ninep; do echo $v > /sys/bus/virtio/drivers/9pnet_virtio/unbind; done
 # (placed once 9p is unbound: its devices' deletions are not counted)
-KP=$T/instances/vsgl-delvqs
-echo 'p:vsgl_delvqs vp_del_vqs vdev=%di:x64' >>$T/kprobe_events && mkdir $KP &&
-	echo 1 >$KP/events/kprobes/vsgl_delvqs/enable || fail prereq "no kprobe on vp_del_vqs"
-cat $KP/trace_pipe >"$OUT/del-vqs-trace.txt" &
-KPR=$!
+delvqs_watch
 klines=$(dmesg | wc -l)
 echo 1 >$P/test_reset_fail
 echo devices > /sys/power/pm_test
@@ -77,8 +73,7 @@ fi
 check_eq restore-fail/other-disk-no-io-errors 0 "$(sgl_get $live io_errors)"
 check restore-fail/module-unloads timeout 60 rmmod virtio_blk_sgl
 sleep 1
-echo 0 >$KP/events/kprobes/vsgl_delvqs/enable
-kill $KPR
+delvqs_unwatch
 grep -o 'vsgl_delvqs:.*vdev=0x[0-9a-f]*' $OUT/del-vqs-trace.txt | sed 's/.*vdev=//' | sort | uniq -c |
 	awk '{ print $1 }' | sort -n | tr '\n' ' ' >$OUT/del-vqs.txt
 # one device deleted once (the freeze's), the other twice (freeze, unload)

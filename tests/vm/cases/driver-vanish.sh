@@ -40,13 +40,7 @@ check "testbed/event-leaves-schedule-text ($(wc -l <"$OUT/schedule-text-before.t
 # every virtqueue deletion of the PCI transport, by device: a failed reset
 # deletes the queues, and remove must not delete them again (virtio-mmio
 # frees its interrupt a second time there: issue 26)
-# (in a trace instance of its own, streamed to a file: unloading the module
-# resets the trace buffers)
-KP=$T/instances/vsgl-delvqs
-echo 'p:vsgl_delvqs vp_del_vqs vdev=%di:x64' >>$T/kprobe_events && mkdir $KP &&
-	echo 1 >$KP/events/kprobes/vsgl_delvqs/enable || fail prereq "no kprobe on vp_del_vqs"
-cat $KP/trace_pipe >"$OUT/del-vqs-trace.txt" &
-KPR=$!
+delvqs_watch
 
 timeout 120 fio --name=vanish --filename=/dev/$D --direct=1 --ioengine=libaio --rw=randwrite \
 	--bsrange=4k-64k --size=32M --iodepth=16 --time_based --runtime=30 \
@@ -95,8 +89,7 @@ setpci -s "$slot" COMMAND=$cmd0
 check "unload/rmmod-after-decoding-back" timeout 60 rmmod virtio_blk_sgl
 check "unload/disks-gone" [ -z "$(sgl_disks)" ]
 sleep 1
-echo 0 >$KP/events/kprobes/vsgl_delvqs/enable
-kill $KPR
+delvqs_unwatch
 grep -o 'vsgl_delvqs:.*vdev=0x[0-9a-f]*' "$OUT/del-vqs-trace.txt" | sed 's/.*vdev=//' | sort | uniq -c >"$OUT/del-vqs.txt"
 check "unload/virtqueues-deleted-once-per-device ($(tr -s ' \n' ' ' <"$OUT/del-vqs.txt"))" \
 	sh -c '[ "$(wc -l <"$1")" -eq 2 ] && ! awk "\$1 != 1 { bad = 1 } END { exit !bad }" "$1"' _ "$OUT/del-vqs.txt"
