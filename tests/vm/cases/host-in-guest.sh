@@ -1,19 +1,21 @@
-# guest-run-args: --stock --disks 1 --disk-size 256M --smp 2 --mem 1024 --timeout 500
-# guest-run-kernels: 6.12
-# expect-results: 123 (at least; tests/vm/run-cases fails the case with fewer result lines)
+# guest-run-args: --stock --disks 1 --disk-size 256M --smp 4 --mem 1024 --timeout 500
+# guest-run-kernels: 6.1
+# expect-results: 124 (at least; tests/vm/run-cases fails the case with fewer result lines)
 # The host layer's stock-mode scripts (tests/host: sglstat-stock, -flush,
 # -perf) need an in-tree virtio_blk disk holding /var/tmp, which this
 # machine's root happens to be and an NVMe laptop, bare metal or a CI
-# runner's is not. Here the suite provides one: Debian's 6.12 with the
+# runner's is not. Here the suite provides one: Debian's 6.1 with the
 # in-tree virtio_blk on vda, an ext4 on it mounted at /var/tmp, and the
 # scripts run unchanged by tests/host/run from a chroot of the host's root
 # (read-only over 9p, inode numbers remapped), with the guest's /proc, /sys,
-# /dev, tracefs and a tmpfs /tmp. tests/host/run runs this case itself on a
+# /dev, tracefs and a tmpfs /tmp, on 4 vCPUs (this host has 2: the scripts'
+# per-CPU map reads hold on more). tests/host/run runs this case itself on a
 # machine without such a disk; the guest layer runs it everywhere, so that
 # the path is tested here too.
 R=/mnt/hostroot
 TOPH=$GUEST_HOST_TOP
 [ -n "$TOPH" ] && [ -x "$R$TOPH/tests/host/run" ] || { fail prereq "no checkout at '$TOPH' in the host's root"; exit 1; }
+check_eq "more-cpus-than-the-host-has" 4 "$(grep -c '^processor' /proc/cpuinfo)"
 check_eq "disk-is-in-tree-virtio_blk" virtio_blk "$(basename "$(readlink -f /sys/block/vda/device/driver)")"
 mount -t proc proc $R/proc && mount -t sysfs sysfs $R/sys && mount -t devtmpfs devtmpfs $R/dev &&
 	mount -t tmpfs tmpfs $R/tmp && mount -t tracefs tracefs $R/sys/kernel/tracing &&
