@@ -116,6 +116,19 @@ hmp_after() {
 	echo "after $1: $2" > "$f.tmp" && mv "$f.tmp" "$f.req"
 }
 
+# fio_check NAME LOG FIO-ARGS...: run fio with FIO-ARGS (terse output in
+# $OUT/LOG); pass NAME when it exits 0, else fail NAME with fio's first
+# error or verify line
+fio_check() {
+	_fn=$1 _fl=$OUT/$2
+	shift 2
+	if fio "$@" --output-format=terse >"$_fl" 2>&1; then
+		pass "$_fn"
+	else
+		fail "$_fn" "$(grep -m1 -i 'error\|verify' "$_fl")"
+	fi
+}
+
 # disk_transport DISK: pci or mmio, read off where sysfs puts the device
 disk_transport() {
 	case $(readlink -f "/sys/block/$1/device") in

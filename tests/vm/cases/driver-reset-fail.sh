@@ -65,11 +65,7 @@ delvqs_unwatch
 grep -o 'vsgl_delvqs:.*vdev=0x[0-9a-f]*' "$OUT/del-vqs-trace.txt" | sed 's/.*vdev=//' | sort | uniq -c >"$OUT/del-vqs.txt"
 check "unplug/virtqueues-deleted-once ($(tr -s ' \n' ' ' <"$OUT/del-vqs.txt"))" \
 	sh -c '[ "$(wc -l <"$1")" -eq 1 ] && awk "\$1 != 1 { bad = 1 } END { exit bad }" "$1"' _ "$OUT/del-vqs.txt"
-if fio --name=other --filename=/dev/$OTHER --direct=1 --ioengine=libaio --rw=randwrite \
-	--bsrange=4k-64k --size=4M --iodepth=8 --verify=crc32c --verify_fatal=1 \
-	--output-format=terse >"$OUT/fio-other.txt" 2>&1; then
-	pass other/disk-serves
-else
-	fail other/disk-serves "$(grep -m1 -i 'error\|verify' "$OUT/fio-other.txt")"
-fi
+fio_check other/disk-serves fio-other.txt --name=other --filename=/dev/$OTHER --direct=1 \
+	--ioengine=libaio --rw=randwrite --bsrange=4k-64k --size=4M --iodepth=8 \
+	--verify=crc32c --verify_fatal=1
 dmesg | grep -E "virtio_blk_sgl|reset" | tail -20 >"$OUT/dmesg.txt"

@@ -94,13 +94,9 @@ check "vanish/virtqueues-deleted-once ($(grep -c vsgl_delvqs "$OUT/del-vqs-trace
 echo 0 >$P/test_reset_hold_ms
 
 check_eq other/no-reset 0 "$(sgl_get $OTHER resets)"
-if fio --name=other --filename=/dev/$OTHER --direct=1 --ioengine=libaio --rw=randwrite \
-	--bsrange=4k-64k --size=4M --iodepth=8 --verify=crc32c --verify_fatal=1 \
-	--output-format=terse >"$OUT/fio-other.txt" 2>&1; then
-	pass other/disk-serves
-else
-	fail other/disk-serves "$(grep -m1 -i 'error\|verify' "$OUT/fio-other.txt")"
-fi
+fio_check other/disk-serves fio-other.txt --name=other --filename=/dev/$OTHER --direct=1 \
+	--ioengine=libaio --rw=randwrite --bsrange=4k-64k --size=4M --iodepth=8 \
+	--verify=crc32c --verify_fatal=1
 check other/module-unloads timeout 60 rmmod virtio_blk_sgl
 bad=$(dmesg | grep -m1 -E 'WARNING:|BUG:|Oops|Call Trace|blocked for more than|already-free')
 check "kernel-clean${bad:+ ($bad)}" [ -z "$bad" ]
