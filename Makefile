@@ -20,12 +20,12 @@ KVERS	:= $(foreach k,$(KDIRS),$(call kver_of,$(k)))
 KVER_COMPAT := $(firstword $(if $(KDIR),,$(call kver_of,$(KDIR_6_1))) $(KVERS))
 
 CFLAGS	?= -O2 -g
-DEPS_FIRST := check demo bench fuzz soak deb
+DEPS_FIRST := check demo bench fuzz soak deb arm64
 DRIVER_SRCS := $(wildcard driver/*.c driver/*.h) driver/Kbuild include/sgl_model.h
 GUEST_HELPERS := $(patsubst tests/vm/%.c,$(BUILD)/guest-bin/%,$(wildcard tests/vm/*.c))
 
 .PHONY: dkms-src all driver bpf sglstat guest-tools deps check check-unit check-bpf \
-	check-fuzz check-prom check-host check-reliability check-install check-fleet check-guest check-fresh fuzz soak demo bench install uninstall clean \
+	check-fuzz check-prom check-host check-reliability check-install check-fleet check-guest check-arm64 check-fresh fuzz arm64 arm64-build soak demo bench install uninstall clean \
 	$(addsuffix -after-deps,$(DEPS_FIRST))
 
 all: driver bpf sglstat guest-tools
@@ -73,6 +73,41 @@ guest-tools: $(GUEST_HELPERS)
 $(BUILD)/guest-bin/%: tests/vm/%.c
 	@mkdir -p $(@D)
 	$(SGL_CC) $(CFLAGS) -Wall -Wextra -Werror -static $< -o $@
+
+# arm64 (tests/arm64/run): the module cross-built for Debian's arm64 kernels
+# of the host's ABIs, sglstat and the guest helpers cross-built statically,
+# into build/arm64/; the arm64 kernels, their headers and the guest's tools
+# are unpacked by scripts/arm64-root. The BPF object is the same one: BPF
+# bytecode and CO-RE are architecture-neutral.
+ARM64	:= $(BUILD)/arm64
+ARM64_CC := aarch64-linux-gnu-gcc
+ARM64_KBUILD = ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
+arm64-after-deps: $(BUILD)/bpf/sglstat.skel.h
+	@$(TOP)/scripts/arm64-root $(ARM64)
+	@$(MAKE) --no-print-directory arm64-build ARM64_KVERS="$$(cat $(ARM64)/kvers)"
+# iobench (make bench's x86 string-instruction copies) is not among them
+ARM64_HELPERS := $(patsubst tests/vm/%.c,$(ARM64)/guest-bin/%,$(filter-out tests/vm/iobench.c,$(wildcard tests/vm/*.c)))
+arm64-build: $(ARM64)/sglstat-static $(ARM64_HELPERS) \
+	$(foreach v,$(ARM64_KVERS),$(ARM64)/driver/$(v)/virtio_blk_sgl.ko $(ARM64)/driver-testing/$(v)/virtio_blk_sgl.ko)
+$(ARM64)/driver/%/virtio_blk_sgl.ko: $(DRIVER_SRCS) $(ARM64)/key
+	$(call arm64_module,$*,)
+$(ARM64)/driver-testing/%/virtio_blk_sgl.ko: $(DRIVER_SRCS) $(ARM64)/key
+	$(call arm64_module,$*,VSGL_TESTING=1)
+# arm64_module KVER MAKE-ARGS: W=1, and any warning fails the build
+define arm64_module
+	@mkdir -p $(@D)
+	cp driver/*.c driver/*.h driver/Kbuild $(@D)/
+	$(MAKE) -C $(ARM64)/headers/usr/src/linux-headers-$(1) M=$(@D) SGL_INCLUDE=$(TOP)/include \
+		W=1 $(ARM64_KBUILD) $(2) modules 2>&1 | tee $(@D)/build.log
+	@! grep -q 'warning:' $(@D)/build.log || { echo "arm64: warnings building $@" >&2; rm -f $@; exit 1; }
+	@test -s $@
+endef
+$(ARM64)/sglstat-static: $(SGL_SRCS) $(SGL_HDRS) $(BUILD)/bpf/sglstat.skel.h
+	@mkdir -p $(@D)
+	$(ARM64_CC) $(SGL_CFLAGS) $(SGL_SRCS) -o $@ $(SGL_STATIC_LIBS) -lm
+$(ARM64)/guest-bin/%: tests/vm/%.c
+	@mkdir -p $(@D)
+	$(ARM64_CC) $(CFLAGS) -Wall -Wextra -Werror -static $< -o $@
 
 # Targets that install packages first: deps runs, then a sub-make does the
 # rest, because what depends on installed packages (KDIR, the wildcards make

@@ -24,11 +24,20 @@ busybox-static cpio fio prometheus-node-exporter prometheus libcmocka-dev
 sparse kmod socat jq libbpf-tools gnuplot-nox libclang-rt-14-dev dkms man-db
 systemd curl python3 strace valgrind file debhelper dh-dkms dpkg-dev lintian
 mmdebstrap fdisk qemu-utils pciutils
+qemu-system-arm gcc-aarch64-linux-gnu libbpf-dev:arm64 libelf-dev:arm64
+zlib1g-dev:arm64 libzstd-dev:arm64
 ${K612:+linux-image-$K612 linux-headers-$K612}"
 
 missing=""
 for p in $PKGS; do
-	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+	# with arm64 added, a bare name may match both architectures' packages:
+	# the native one (or the arch-independent one) is the one meant
+	case "$p" in
+	*:*) q=$p ;;
+	*) q=$p:$(dpkg --print-architecture) ;;
+	esac
+	st=$(dpkg-query -W -f='${db:Status-Status}' "$q" 2>/dev/null ||
+		dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
 	[ "$st" = installed ] || missing="$missing $p"
 done
 [ -z "$missing" ] && [ -n "$K612" ] && exit 0
@@ -39,6 +48,9 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "deps: installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
+# the arm64 lane cross-builds against the archive's arm64 libraries and
+# unpacks its arm64 kernels (tests/arm64/run)
+dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
 # several checkouts may install at once: wait for dpkg's lock, do not fail
 apt-get -o DPkg::Lock::Timeout=900 update -q
 if [ -z "$K612" ]; then
