@@ -118,7 +118,7 @@ $(DEPS_FIRST): deps
 check-after-deps: all
 	@$(TOP)/tests/run-all
 
-check-unit check-bpf check-fuzz check-prom check-host check-reliability check-install check-fleet check-guest: all
+check-unit check-bpf check-fuzz check-prom check-host check-reliability check-install check-fleet check-guest check-arm64: all
 	@$(TOP)/tests/run-all $(patsubst check-%,%,$@)
 
 # The README's commands on a real fresh Debian 12 root (tests/fresh/run): no
