@@ -11,7 +11,7 @@ set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 OUTD=${1:?usage: driver-insns.sh OUT-DIR}
-KVER=${KVER:-$(basename "$(ls -d /usr/src/linux-headers-6.1.*-amd64 | sort -V | tail -1)" | sed 's/^linux-headers-//')}
+KVER=${KVER:-$("$TOP/scripts/kernel-6.1")}
 OURS=$BUILD/driver/$KVER/virtio_blk_sgl.ko
 INTREE=/usr/lib/modules/$KVER/kernel/drivers/block/virtio_blk.ko
 for f in "$OURS" "$INTREE"; do
