@@ -23,7 +23,7 @@ libzstd-dev linux-image-amd64 linux-headers-amd64 qemu-system-x86
 busybox-static cpio fio prometheus-node-exporter prometheus libcmocka-dev
 sparse kmod socat jq libbpf-tools gnuplot-nox libclang-rt-14-dev dkms man-db
 systemd curl python3 strace valgrind file debhelper dh-dkms dpkg-dev lintian
-mmdebstrap fdisk qemu-utils pciutils
+mmdebstrap fdisk qemu-utils pciutils ansible openssh-client
 qemu-system-arm gcc-aarch64-linux-gnu libbpf-dev:arm64 libelf-dev:arm64
 zlib1g-dev:arm64 libzstd-dev:arm64 qemu-user-static arch-test
 ${K612:+linux-image-$K612 linux-headers-$K612}"

@@ -38,3 +38,17 @@ snapshot() {
 		-o -path /var/cache -o -path /var/log -o -path /var/lib/dpkg -o -path /var/lib/apt \) -prune \
 		-o -printf '%y %p %l\n' | sort
 }
+
+# pvh_kernel BZIMAGE: the file to boot, the ELF vmlinux inside the bzImage,
+# entered through its PVH note (as tests/vm/guest-run does: under TCG the
+# guest's own decompressor costs seconds); the bzImage itself if that fails.
+pvh_kernel() {
+	local off
+	off=$(LC_ALL=C grep -abo -m1 "$(printf '\xfd7zXZ')" "$1" | head -1 | cut -d: -f1)
+	if [ -n "$off" ] && tail -c +$((off + 1)) "$1" | xz -dc 2>/dev/null >"$1.elf" &&
+		readelf -n "$1.elf" 2>/dev/null | grep -q 'Xen.*0x00000012\|PHYS32_ENTRY'; then
+		echo "$1.elf"
+	else
+		echo "$1"
+	fi
+}
