@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "args.h"
+#include "prom_api.h"
 
 const char *argp_program_version = "sglstat " SGLSTAT_VERSION;
 /* no bug address: the project has no public tracker to name */
@@ -20,6 +21,8 @@ static const char doc[] =
 "       sglstat tune [-d DISK]... [--duration S] [--target-chain-rate X]\n"
 "                    [--pick-by bound|observed] [--from FILE]\n"
 "                    [--from-prom FILE...] [--from-prom-query FILE]\n"
+"                    [--prometheus URL [--range DUR] [--at TIME]\n"
+"                     [--prom-selector SEL] [--prom-timeout S]]\n"
 "                    [--apply] [--root DIR] [-j]\n"
 "\n"
 "EXAMPLES:\n"
@@ -46,6 +49,11 @@ enum {
 	OPT_ROOT,
 	OPT_FROM_PROM,
 	OPT_FROM_PROM_QUERY,
+	OPT_PROMETHEUS,
+	OPT_RANGE,
+	OPT_AT,
+	OPT_PROM_SELECTOR,
+	OPT_PROM_TIMEOUT,
 	OPT_MAX_DISKS,
 	OPT_PICK_BY,
 	OPT_DISK,
@@ -84,6 +92,11 @@ static const struct argp_option opts[] = {
 	{ "from", OPT_FROM, "FILE", 0, "tune: a saved sglstat -j capture", 0 },
 	{ "from-prom", OPT_FROM_PROM, "FILE", 0, "tune: --prom-file textfile(s), FILE...", 0 },
 	{ "from-prom-query", OPT_FROM_PROM_QUERY, "FILE", 0, "tune: a Prometheus HTTP API result", 0 },
+	{ "prometheus", OPT_PROMETHEUS, "URL", 0, "tune: query this Prometheus (http://HOST:PORT)", 0 },
+	{ "range", OPT_RANGE, "DUR", 0, "tune --prometheus: over this range (default 7d)", 0 },
+	{ "at", OPT_AT, "TIME", 0, "tune --prometheus: ending at TIME (default now)", 0 },
+	{ "prom-selector", OPT_PROM_SELECTOR, "SEL", 0, "tune --prometheus: label matchers", 0 },
+	{ "prom-timeout", OPT_PROM_TIMEOUT, "S", 0, "tune --prometheus: timeout (default 30)", 0 },
 	{ "apply", OPT_APPLY, NULL, 0, "tune: write etc/modprobe.d/virtio_blk_sgl.conf", 0 },
 	{ "root", OPT_ROOT, "DIR", 0, "tune --apply: root directory (default /)", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
@@ -266,6 +279,36 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_FROM_PROM_QUERY:
 		env->prom_query = arg;
+		break;
+	case OPT_PROMETHEUS:
+		env->prom_url = arg;
+		break;
+	case OPT_RANGE:
+		if (!sgl_prom_range_valid(arg)) {
+			fprintf(stderr, "sglstat: --range '%s' is not a Prometheus duration: e.g. 30m, 6h, 7d\n", arg);
+			return EINVAL;
+		}
+		env->prom_range = arg;
+		break;
+	case OPT_AT:
+		if (!sgl_prom_time_valid(arg)) {
+			fprintf(stderr, "sglstat: --at '%s' is not a time: unix seconds or RFC 3339 (2026-12-07T10:00:00Z)\n", arg);
+			return EINVAL;
+		}
+		env->prom_at = arg;
+		break;
+	case OPT_PROM_SELECTOR:
+		if (!sgl_prom_selector_valid(arg)) {
+			fprintf(stderr, "sglstat: --prom-selector '%s': label matchers without braces, e.g. job=\"node\",env=~\"prod.*\"\n", arg);
+			return EINVAL;
+		}
+		env->prom_selector = arg;
+		break;
+	case OPT_PROM_TIMEOUT:
+		if (sgl_parse_pos_long(arg, 3600, &env->prom_timeout)) {
+			fprintf(stderr, "sglstat: --prom-timeout '%s': seconds, 1 to 3600\n", arg);
+			return EINVAL;
+		}
 		break;
 	case OPT_APPLY:
 		env->tune_apply = true;
@@ -464,8 +507,16 @@ int sgl_parse_args(int argc, char **argv, struct sgl_env *env, unsigned int argp
 		return EINVAL;
 	}
 	if (!env->tune && (env->tune_from || env->tune_apply || env->tune_root || env->nr_prom_in ||
-			   env->prom_query)) {
-		fprintf(stderr, "sglstat: --from, --from-prom, --from-prom-query, --apply and --root belong to `sglstat tune`\n");
+			   env->prom_query || env->prom_url)) {
+		fprintf(stderr, "sglstat: --from, --from-prom, --from-prom-query, --prometheus, --apply and --root belong to `sglstat tune`\n");
+		return EINVAL;
+	}
+	if (!env->prom_url && (env->prom_range || env->prom_at || env->prom_selector || env->prom_timeout)) {
+		fprintf(stderr, "sglstat: --range, --at, --prom-selector and --prom-timeout belong to `sglstat tune --prometheus URL`\n");
+		return EINVAL;
+	}
+	if (env->prom_url && (env->tune_from || env->nr_prom_in || env->prom_query)) {
+		fprintf(stderr, "sglstat: tune: use either --prometheus or --from/--from-prom/--from-prom-query\n");
 		return EINVAL;
 	}
 	if (env->tune && (env->interval || env->cumulative || env->timestamp || env->prom_file)) {

@@ -41,6 +41,11 @@ struct sgl_env {
 	const char *prom_in[64];	/* --from-prom FILE... */
 	int nr_prom_in;
 	const char *prom_query;	/* --from-prom-query FILE */
+	const char *prom_url;	/* --prometheus URL: query its HTTP API */
+	const char *prom_range;	/* --range (default 7d) */
+	const char *prom_at;	/* --at: evaluation time (default now) */
+	const char *prom_selector;	/* --prom-selector: label matchers */
+	long prom_timeout;	/* --prom-timeout, seconds (default 30) */
 	bool pick_observed;	/* --pick-by observed (default: bound) */
 	bool pick_set;		/* --pick-by given */
 };

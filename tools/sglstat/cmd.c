@@ -7,6 +7,8 @@
 #include "cmd.h"
 #include "disks.h"
 #include "memory.h"
+#include "jparse.h"
+#include "prom_api.h"
 
 bool sgl_env_disk_selected(const struct sgl_env *env, const char *name)
 {
@@ -121,7 +123,61 @@ int sgl_cmd_tune_finish(const struct sgl_env *env, struct sgl_tune_set *set, con
 	return 0;
 }
 
-/* tune from files: --from, --from-prom, --from-prom-query */
+/* Prometheus' own word for a refused query: {"status":"error","error":"..."} */
+static void prom_error(int status, const char *body, size_t blen, char *msg, size_t n)
+{
+	const struct sgl_jv *e;
+	struct sgl_jdoc doc;
+	char jerr[64];
+
+	if (sgl_json_parse(body, blen, &doc, jerr, sizeof(jerr)))
+		return;
+	e = sgl_jget(&doc, sgl_jroot(&doc), "error");
+	if (e && e->type == SGL_J_STR)
+		snprintf(msg, n, "HTTP %d, Prometheus says: %.300s", status, e->str);
+	sgl_json_free(&doc);
+}
+
+/* --prometheus URL: the tune query over --range, into @set */
+static int tune_read_prometheus(const struct sgl_env *env, struct sgl_tune_set *set)
+{
+	struct sgl_prom_url u;
+	char query[2048], target[8192], msg[512];
+	const char *body;
+	char *resp = NULL;
+	size_t len, blen;
+	int err, status = 0;
+
+	err = sgl_prom_url_parse(env->prom_url, &u, msg, sizeof(msg));
+	if (!err && (sgl_prom_query(query, sizeof(query), env->prom_range ? env->prom_range : "7d",
+				    env->prom_selector) ||
+		     sgl_prom_target(target, sizeof(target), &u, query, env->prom_at))) {
+		snprintf(msg, sizeof(msg), "--prom-selector or the URL path too long");
+		err = -E2BIG;
+	}
+	if (!err)
+		err = sgl_http_get(&u, target, env->prom_timeout ? (int)env->prom_timeout : 30, &resp, &len,
+				   msg, sizeof(msg));
+	if (!err && sgl_http_split(resp, len, &status, &body, &blen)) {
+		snprintf(msg, sizeof(msg), "%s:%s answered with no HTTP response: is it a Prometheus server?",
+			 u.host, u.port);
+		err = -EPROTO;
+	}
+	if (!err && status != 200) {
+		snprintf(msg, sizeof(msg), "%s/api/v1/query answered HTTP %d: is it a Prometheus server?",
+			 env->prom_url, status);
+		prom_error(status, body, blen, msg, sizeof(msg));
+		err = -EPROTO;
+	}
+	if (!err)
+		err = sgl_tune_read_prom_query(body, blen, set, msg, sizeof(msg));
+	free(resp);
+	if (err)
+		fprintf(stderr, "sglstat: tune --prometheus %s: %s\n", env->prom_url, msg);
+	return err;
+}
+
+/* tune from files or a Prometheus server: --from, --from-prom, --from-prom-query, --prometheus */
 int sgl_cmd_tune_files(const struct sgl_env *env)
 {
 	struct sgl_tune_set set = { 0 };
@@ -176,6 +232,10 @@ int sgl_cmd_tune_files(const struct sgl_env *env)
 			sgl_tune_set_free(&set);
 			return 1;
 		}
+	}
+	if (env->prom_url && tune_read_prometheus(env, &set)) {
+		sgl_tune_set_free(&set);
+		return 1;
 	}
 	rc = sgl_cmd_tune_finish(env, &set, "prometheus", true);
 	sgl_tune_set_free(&set);

@@ -118,7 +118,7 @@ int main(int argc, char **argv)
 	sgl_set_entry_bytes(sgl_btf_sg_entry_bytes(sgl_sysfs_root(), env.btf_path));
 	if (env.memory)
 		return sgl_cmd_memory(&env);
-	if (env.tune && (env.tune_from || env.nr_prom_in || env.prom_query))
+	if (env.tune && (env.tune_from || env.nr_prom_in || env.prom_query || env.prom_url))
 		return sgl_cmd_tune_files(&env);
 
 	if (!sgl_have_privs()) {
