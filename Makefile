@@ -104,7 +104,7 @@ define arm64_module
 endef
 $(ARM64)/sglstat-static: $(SGL_SRCS) $(SGL_HDRS) $(BUILD)/bpf/sglstat.skel.h
 	@mkdir -p $(@D)
-	$(ARM64_CC) $(SGL_CFLAGS) $(SGL_SRCS) -o $@ $(SGL_STATIC_LIBS) -lm
+	$(ARM64_CC) $(SGL_CFLAGS) $(SGL_STATIC_CFLAGS) $(SGL_SRCS) -o $@ $(SGL_STATIC_LIBS) -lm
 $(ARM64)/guest-bin/%: tests/vm/%.c
 	@mkdir -p $(@D)
 	$(ARM64_CC) $(CFLAGS) -Wall -Wextra -Werror -static $< -o $@

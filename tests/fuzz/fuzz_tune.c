@@ -31,7 +31,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t blen;
 		int status;
 
-		/* an HTTP response, then its body as the query result it should be */
+		/* an HTTP response (complete yet?), then its body as the query result it should be */
+		sgl_http_complete(p, n);
 		if (!sgl_http_split(p, n, &status, &body, &blen))
 			sgl_tune_read_prom_query(body, blen, &s, err, sizeof(err));
 		break;
@@ -49,6 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    !sgl_prom_query(q, sizeof(q), "1h", sgl_prom_selector_valid(z) ? z : NULL))
 			sgl_prom_target(t, sizeof(t), &u, q, sgl_prom_time_valid(z) ? z : NULL);
 		sgl_prom_range_valid(z);
+		sgl_prom_time_valid(z);
 		free(z);
 		break;
 	}

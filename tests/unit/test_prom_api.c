@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* expect-results: 5 (tests/unit/run fails this test with fewer result lines) */
+/* expect-results: 8 (tests/unit/run fails this test with fewer result lines) */
 /* Unit tests of `sglstat tune --prometheus`'s URL, query and HTTP parsing (prom_api.c). */
 #include "tap.h"
 #include <errno.h>
@@ -147,6 +147,74 @@ static void refused(void **state)
 	assert_non_null(strstr(err, "127.0.0.1:1: Connection refused"));
 }
 
+/* the grammar Prometheus parses (units in order, each once, above 0), in seconds */
+static void range_seconds(void **state)
+{
+	static const char *const bad[] = {
+		"0s", "0d0h", "1s1s", "5m1h", "1ms1s", "7days", "11y", "1.5h", "h", "1 h", "9999999999999s",
+	};
+	unsigned int i;
+	double s = -1;
+
+	(void)state;
+	assert_int_equal(sgl_prom_range_seconds("7d", &s), 0);
+	assert_true(s == 604800);
+	assert_int_equal(sgl_prom_range_seconds("1h30m", &s), 0);
+	assert_true(s == 5400);
+	assert_int_equal(sgl_prom_range_seconds("1m500ms", &s), 0);
+	assert_true(s > 60.49 && s < 60.51);
+	assert_int_equal(sgl_prom_range_seconds("2w1d", &s), 0);
+	assert_true(s == 15 * 86400);
+	assert_int_equal(sgl_prom_range_seconds("10y", &s), 0);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		s = -1;
+		assert_int_equal(sgl_prom_range_seconds(bad[i], &s), -EINVAL);
+		assert_true(s == -1);
+		assert_false(sgl_prom_range_valid(bad[i]));
+	}
+}
+
+/* RFC 3339 fields in range (Go's time.Parse), unix seconds without a dangling point */
+static void times_strict(void **state)
+{
+	static const char *const good[] = {
+		"2024-02-29T00:00:00Z", "2026-12-31T23:59:59.999999999Z", "2026-01-01T00:00:00-05:30", "0",
+	};
+	static const char *const bad[] = {
+		"2026-13-01T00:00:00Z", "2026-00-01T00:00:00Z", "2026-02-29T00:00:00Z", "1900-02-29T00:00:00Z",
+		"2026-04-31T00:00:00Z", "2026-12-07T24:00:00Z", "2026-12-07T10:60:00Z", "2026-12-07T10:00:60Z",
+		"2026-12-07T10:00:00", "2026-12-07T10:00:00.Z", "2026-12-07T10:00:00+0100", "2026-12-07t10:00:00z",
+		"2026-12-07T10:00:00ZZ", "2026-12-07 10:00:00Z", "5.", ".5",
+	};
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		assert_true(sgl_prom_time_valid(good[i]));
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_false(sgl_prom_time_valid(bad[i]));
+}
+
+/* done reading once a Content-Length is all there; without one only at the close */
+static void complete_by_length(void **state)
+{
+	static const char full[] = "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabc";
+	char big[SGL_HTTP_MAX_HEADER + 64];
+
+	(void)state;
+	assert_true(sgl_http_complete(full, strlen(full)));
+	assert_false(sgl_http_complete(full, strlen(full) - 1));
+	assert_false(sgl_http_complete("HTTP/1.0 200 OK\r\n\r\n{}", 21));
+	assert_true(sgl_http_complete("HTTP/1.0 204 No Content\nContent-Length: 0\n\n", 44));
+	assert_false(sgl_http_complete("HTTP/1.1 200 OK\r\nContent-Length: 3\r\n", 37));
+	assert_false(sgl_http_complete("HTTP/1.1 200 OK\r\nContent-Length: x\r\n\r\nabc", 41));
+	/* a header end past the first 64 KiB is not looked for */
+	memset(big, 'x', sizeof(big));
+	memcpy(big, "HTTP/1.1 200 OK\r\nContent-Length: 0\r\nX: ", 40);
+	memcpy(big + sizeof(big) - 4, "\r\n\r\n", 4);
+	assert_false(sgl_http_complete(big, sizeof(big)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -155,6 +223,9 @@ int main(void)
 		cmocka_unit_test(queries),
 		cmocka_unit_test(responses),
 		cmocka_unit_test(refused),
+		cmocka_unit_test(range_seconds),
+		cmocka_unit_test(times_strict),
+		cmocka_unit_test(complete_by_length),
 	};
 
 	return SGL_RUN("unit_prom_api", tests);

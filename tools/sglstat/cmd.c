@@ -146,7 +146,8 @@ static int tune_read_prometheus(const struct sgl_env *env, struct sgl_tune_set *
 	const char *body;
 	char *resp = NULL;
 	size_t len, blen;
-	int err, status = 0;
+	int err, status = 0, i;
+	double secs;
 
 	err = sgl_prom_url_parse(env->prom_url, &u, msg, sizeof(msg));
 	if (!err && (sgl_prom_query(query, sizeof(query), env->prom_range ? env->prom_range : "7d",
@@ -169,8 +170,20 @@ static int tune_read_prometheus(const struct sgl_env *env, struct sgl_tune_set *
 		prom_error(status, body, blen, msg, sizeof(msg));
 		err = -EPROTO;
 	}
+	/* a web server's page at that path: not JSON at all */
+	for (i = 0; !err && (size_t)i < blen && body[i] && strchr(" \t\r\n", body[i]); i++)
+		;
+	if (!err && ((size_t)i == blen || body[i] != '{')) {
+		snprintf(msg, sizeof(msg), "%s/api/v1/query answered HTTP 200 without JSON: is it a Prometheus server?",
+			 env->prom_url);
+		err = -EPROTO;
+	}
 	if (!err)
 		err = sgl_tune_read_prom_query(body, blen, set, msg, sizeof(msg));
+	/* increase() over the range: the counts of that many seconds */
+	if (!err && !sgl_prom_range_seconds(env->prom_range ? env->prom_range : "7d", &secs))
+		for (i = 0; i < set->n; i++)
+			set->d[i].in.duration_s = secs;
 	free(resp);
 	if (err)
 		fprintf(stderr, "sglstat: tune --prometheus %s: %s\n", env->prom_url, msg);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <arpa/inet.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include "prom_api.h"
@@ -87,29 +88,50 @@ int sgl_prom_url_parse(const char *url, struct sgl_prom_url *u, char *err, size_
 	return 0;
 }
 
-int sgl_prom_range_valid(const char *s)
+/*
+ * Prometheus' own duration grammar (model.ParseDuration): [Ny][Nw][Nd][Nh][Nm][Ns][Nms],
+ * each unit at most once and in that order; the total above 0 and at most 10y.
+ */
+int sgl_prom_range_seconds(const char *s, double *secs)
 {
-	static const char *const units[] = { "ms", "s", "m", "h", "d", "w", "y" };
-	int parts = 0;
+	static const struct { const char *u; double s; } units[] = {
+		{ "y", 365 * 86400.0 }, { "w", 7 * 86400.0 }, { "d", 86400.0 }, { "h", 3600.0 },
+		{ "ms", 0.001 }, { "m", 60.0 }, { "s", 1.0 },
+	};
+	/* the order the units must come in (ms is the last, though tried before m) */
+	static const int rank[] = { 0, 1, 2, 3, 6, 4, 5 };
+	double total = 0;
+	int last = -1;
 
 	while (*s) {
-		size_t i, d = strspn(s, "0123456789"), ul = 0;
+		size_t d = strspn(s, "0123456789"), i;
+		double v = 0;
 
-		if (!d)
-			return 0;
+		if (!d || d > 12)
+			return -EINVAL;
+		for (i = 0; i < d; i++)
+			v = v * 10 + (s[i] - '0');
 		s += d;
-		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-			size_t l = strlen(units[i]);
-
-			if (!strncmp(s, units[i], l) && l > ul)
-				ul = l;
-		}
-		if (!ul)
-			return 0;
-		s += ul;
-		parts++;
+		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (!strncmp(s, units[i].u, strlen(units[i].u)))
+				break;
+		if (i == sizeof(units) / sizeof(units[0]) || rank[i] <= last)
+			return -EINVAL;
+		last = rank[i];
+		s += strlen(units[i].u);
+		total += v * units[i].s;
 	}
-	return parts > 0;
+	if (!(total > 0) || total > 10 * 365 * 86400.0)
+		return -EINVAL;
+	*secs = total;
+	return 0;
+}
+
+int sgl_prom_range_valid(const char *s)
+{
+	double secs;
+
+	return !sgl_prom_range_seconds(s, &secs);
 }
 
 int sgl_prom_selector_valid(const char *s)
@@ -131,16 +153,53 @@ int sgl_prom_selector_valid(const char *s)
 	return !in;
 }
 
+/* @n digits at @s, within [lo, hi]: the value, or -1 */
+static int field(const char *s, int n, int lo, int hi)
+{
+	int v = 0, i;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v < lo || v > hi ? -1 : v;
+}
+
 int sgl_prom_time_valid(const char *s)
 {
+	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
 	size_t n = strlen(s);
+	int y, mo, d;
+	const char *p;
 
 	if (!n || n > 40)
 		return 0;
 	if (strspn(s, "0123456789.") == n)
-		return s[0] != '.' && strchr(s, '.') == strrchr(s, '.');
-	/* RFC 3339: 2026-12-07T10:00:00Z, with a fraction or an offset */
-	return n >= 20 && strspn(s, "0123456789-:T.Z+") == n && s[4] == '-' && s[10] == 'T';
+		return s[0] != '.' && s[n - 1] != '.' && strchr(s, '.') == strrchr(s, '.');
+	/* RFC 3339 as Go parses it: 2026-12-07T10:00:00[.frac](Z|+hh:mm|-hh:mm) */
+	if (n < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':')
+		return 0;
+	y = field(s, 4, 0, 9999);
+	mo = field(s + 5, 2, 1, 12);
+	d = field(s + 8, 2, 1, 31);
+	if (y < 0 || mo < 0 || d < 0 || d > mdays[mo - 1] ||
+	    (mo == 2 && d == 29 && (y % 4 || (y % 100 == 0 && y % 400))))
+		return 0;
+	if (field(s + 11, 2, 0, 23) < 0 || field(s + 14, 2, 0, 59) < 0 || field(s + 17, 2, 0, 59) < 0)
+		return 0;
+	p = s + 19;
+	if (*p == '.') {
+		size_t f = strspn(p + 1, "0123456789");
+
+		if (!f || f > 9)
+			return 0;
+		p += 1 + f;
+	}
+	if (*p == 'Z')
+		return !p[1];
+	return (*p == '+' || *p == '-') && strlen(p) == 6 && p[3] == ':' &&
+	       field(p + 1, 2, 0, 23) >= 0 && field(p + 4, 2, 0, 59) >= 0;
 }
 
 int sgl_prom_query(char *out, size_t n, const char *range, const char *sel)
@@ -243,9 +302,25 @@ static long long content_length(const char *h, const char *hend)
 	return -1;
 }
 
+/* The end of the header block (after its blank line) within @max bytes, or NULL. */
+static const char *header_end(const char *buf, size_t len, size_t max)
+{
+	const char *p;
+
+	if (len > max)
+		len = max;
+	for (p = buf; p + 1 < buf + len; p++) {
+		if (p[0] == '\n' && p[1] == '\n')
+			return p + 2;
+		if (p + 3 < buf + len && !memcmp(p, "\r\n\r\n", 4))
+			return p + 4;
+	}
+	return NULL;
+}
+
 int sgl_http_split(const char *buf, size_t len, int *status, const char **body, size_t *blen)
 {
-	const char *hend = NULL, *p;
+	const char *hend;
 	long long cl;
 	size_t i, hl;
 
@@ -255,16 +330,7 @@ int sgl_http_split(const char *buf, size_t len, int *status, const char **body, 
 		if (buf[i] < '0' || buf[i] > '9')
 			return -EPROTO;
 	*status = (buf[9] - '0') * 100 + (buf[10] - '0') * 10 + (buf[11] - '0');
-	for (p = buf; p + 1 < buf + len; p++) {
-		if (p[0] == '\n' && p[1] == '\n') {
-			hend = p + 2;
-			break;
-		}
-		if (p + 3 < buf + len && !memcmp(p, "\r\n\r\n", 4)) {
-			hend = p + 4;
-			break;
-		}
-	}
+	hend = header_end(buf, len, len);
 	if (!hend)
 		return -EPROTO;
 	hl = (size_t)(hend - buf);
@@ -281,17 +347,99 @@ int sgl_http_split(const char *buf, size_t len, int *status, const char **body, 
 	return 0;
 }
 
-static int dial(const struct sgl_prom_url *u, int timeout_s, char *err, size_t errlen)
+int sgl_http_complete(const char *buf, size_t len)
 {
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res, *ai;
-	struct timeval tv = { .tv_sec = timeout_s };
-	int fd = -1, e, saved = ECONNREFUSED;
+	const char *hend = header_end(buf, len, SGL_HTTP_MAX_HEADER);
+	long long cl;
 
-	e = getaddrinfo(u->host, u->port, &hints, &res);
-	if (e) {
-		ERR("%s:%s: %s", u->host, u->port, gai_strerror(e));
+	if (!hend)
+		return 0;
+	cl = content_length(buf, hend);
+	return cl >= 0 && len - (size_t)(hend - buf) >= (size_t)cl;
+}
+
+/* "host:port", an IPv6 address in brackets */
+static void hostport(const struct sgl_prom_url *u, char *b, size_t n)
+{
+	if (strchr(u->host, ':'))
+		snprintf(b, n, "[%s]:%s", u->host, u->port);
+	else
+		snprintf(b, n, "%s:%s", u->host, u->port);
+}
+
+#ifdef SGL_NO_NSS
+/*
+ * The static builds: glibc's getaddrinfo() there needs the NSS modules of
+ * the very glibc it was linked with at run time (and says so at link
+ * time), so they take IP addresses and "localhost" only.
+ */
+static int resolve(const struct sgl_prom_url *u, struct addrinfo **res, char *err, size_t errlen)
+{
+	static struct sockaddr_in6 a6;
+	static struct sockaddr_in a4;
+	static struct addrinfo ai;
+	const char *h = strcmp(u->host, "localhost") ? u->host : "127.0.0.1";
+	char hp[300];
+
+	memset(&ai, 0, sizeof(ai));
+	ai.ai_socktype = SOCK_STREAM;
+	if (inet_pton(AF_INET, h, &a4.sin_addr) == 1) {
+		a4.sin_family = AF_INET;
+		a4.sin_port = htons((unsigned short)atoi(u->port));
+		ai.ai_family = AF_INET;
+		ai.ai_addr = (struct sockaddr *)&a4;
+		ai.ai_addrlen = sizeof(a4);
+	} else if (inet_pton(AF_INET6, h, &a6.sin6_addr) == 1) {
+		a6.sin6_family = AF_INET6;
+		a6.sin6_port = htons((unsigned short)atoi(u->port));
+		ai.ai_family = AF_INET6;
+		ai.ai_addr = (struct sockaddr *)&a6;
+		ai.ai_addrlen = sizeof(a6);
+	} else {
+		hostport(u, hp, sizeof(hp));
+		ERR("%s: this static sglstat resolves no host names: give an IP address (or run the dynamically linked sglstat)",
+		    hp);
 		return -EHOSTUNREACH;
 	}
+	*res = &ai;
+	return 0;
+}
+
+static void resolved_free(struct addrinfo *res)
+{
+	(void)res;
+}
+#else
+static int resolve(const struct sgl_prom_url *u, struct addrinfo **res, char *err, size_t errlen)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM };
+	char hp[300];
+	int e = getaddrinfo(u->host, u->port, &hints, res);
+
+	if (e) {
+		hostport(u, hp, sizeof(hp));
+		ERR("%s: %s", hp, gai_strerror(e));
+		return -EHOSTUNREACH;
+	}
+	return 0;
+}
+
+static void resolved_free(struct addrinfo *res)
+{
+	freeaddrinfo(res);
+}
+#endif
+
+static int dial(const struct sgl_prom_url *u, int timeout_s, char *err, size_t errlen)
+{
+	struct addrinfo *res, *ai;
+	struct timeval tv = { .tv_sec = timeout_s };
+	int fd = -1, e, saved = ECONNREFUSED;
+	char hp[300];
+
+	e = resolve(u, &res, err, errlen);
+	if (e)
+		return e;
 	for (ai = res; ai; ai = ai->ai_next) {
 		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
 		if (fd < 0) {
@@ -307,9 +455,10 @@ static int dial(const struct sgl_prom_url *u, int timeout_s, char *err, size_t e
 		close(fd);
 		fd = -1;
 	}
-	freeaddrinfo(res);
+	resolved_free(res);
 	if (fd < 0) {
-		ERR("%s:%s: %s", u->host, u->port, strerror(saved));
+		hostport(u, hp, sizeof(hp));
+		ERR("%s: %s", hp, strerror(saved));
 		return -saved;
 	}
 	return fd;
@@ -321,15 +470,16 @@ int sgl_http_get(const struct sgl_prom_url *u, const char *target, int timeout_s
 	char *req = NULL, *buf = NULL;
 	size_t cap = 0, n = 0, off = 0;
 	int fd, e = 0, rl;
-	const char *br = strchr(u->host, ':') ? "[" : "", *bc = *br ? "]" : "";
+	char hp[300];
 
 	*out = NULL;
 	*len = 0;
+	hostport(u, hp, sizeof(hp));
 	fd = dial(u, timeout_s, err, errlen);
 	if (fd < 0)
 		return fd;
-	rl = asprintf(&req, "GET %s HTTP/1.0\r\nHost: %s%s%s:%s\r\nAccept: application/json\r\n"
-		      "User-Agent: sglstat\r\nConnection: close\r\n\r\n", target, br, u->host, bc, u->port);
+	rl = asprintf(&req, "GET %s HTTP/1.0\r\nHost: %s\r\nAccept: application/json\r\n"
+		      "User-Agent: sglstat\r\nConnection: close\r\n\r\n", target, hp);
 	if (rl < 0) {
 		req = NULL;
 		e = -ENOMEM;
@@ -341,7 +491,7 @@ int sgl_http_get(const struct sgl_prom_url *u, const char *target, int timeout_s
 
 		if (w < 0) {
 			e = errno == EAGAIN ? -ETIMEDOUT : -errno;
-			ERR("%s:%s: sending the query: %s", u->host, u->port, strerror(-e));
+			ERR("%s: sending the query: %s", hp, strerror(-e));
 			goto out;
 		}
 		off += (size_t)w;
@@ -354,8 +504,7 @@ int sgl_http_get(const struct sgl_prom_url *u, const char *target, int timeout_s
 
 			if (cap >= SGL_PROM_MAX_RESPONSE) {
 				e = -EFBIG;
-				ERR("%s:%s: the response is larger than %u MiB", u->host, u->port,
-				    SGL_PROM_MAX_RESPONSE >> 20);
+				ERR("%s: the response is larger than %u MiB", hp, SGL_PROM_MAX_RESPONSE >> 20);
 				goto out;
 			}
 			cap = cap ? cap * 2 : 262144;
@@ -370,18 +519,26 @@ int sgl_http_get(const struct sgl_prom_url *u, const char *target, int timeout_s
 		r = recv(fd, buf + n, cap - n, 0);
 		if (r < 0 && errno == EINTR)
 			continue;
+		if (r < 0 && errno == EAGAIN) {
+			e = -ETIMEDOUT;
+			ERR("%s: no answer within %d s (--prom-timeout)", hp, timeout_s);
+			goto out;
+		}
 		if (r < 0) {
-			e = errno == EAGAIN ? -ETIMEDOUT : -errno;
-			ERR("%s:%s: reading the response: %s", u->host, u->port, strerror(-e));
+			e = -errno;
+			ERR("%s: reading the response: %s", hp, strerror(-e));
 			goto out;
 		}
 		if (!r)
 			break;
 		n += (size_t)r;
+		/* all of a Content-Length: done, whether or not the server closes */
+		if (sgl_http_complete(buf, n))
+			break;
 	}
-	if (!buf) {
+	if (!n) {
 		e = -EPROTO;
-		ERR("%s:%s: closed the connection without a response", u->host, u->port);
+		ERR("%s: closed the connection without a response", hp);
 		goto out;
 	}
 	buf[n] = 0;

@@ -15,6 +15,9 @@ SGL_CFLAGS := -O2 -g -Wall -Wextra -Werror -DSGLSTAT_VERSION='"$(SGL_VERSION)"' 
 	-I$(TOP)/tools/sglstat
 SGL_LIBS := -lbpf -lelf -lz
 SGL_STATIC_LIBS := -static -l:libbpf.a -l:libelf.a -l:libz.a -l:libzstd.a
+# static builds: no getaddrinfo() (glibc's needs its own NSS modules at run
+# time, and says so at link time); `tune --prometheus` takes IP addresses there
+SGL_STATIC_CFLAGS := -DSGL_NO_NSS
 
 # pure userspace sources (no BPF), also linked by the unit tests; the loop
 # (sglstat.c), the tracer and the probes need libbpf and the skeleton
@@ -43,7 +46,7 @@ $(BUILD)/sglstat: $(SGL_SRCS) $(SGL_HDRS) $(BUILD)/bpf/sglstat.skel.h
 	$(SGL_CC) $(SGL_CFLAGS) $(SGL_SRCS) -o $@ $(SGL_LIBS) -lm
 
 $(BUILD)/sglstat-static: $(SGL_SRCS) $(SGL_HDRS) $(BUILD)/bpf/sglstat.skel.h
-	$(SGL_CC) $(SGL_CFLAGS) $(SGL_SRCS) -o $@ $(SGL_STATIC_LIBS) -lm
+	$(SGL_CC) $(SGL_CFLAGS) $(SGL_STATIC_CFLAGS) $(SGL_SRCS) -o $@ $(SGL_STATIC_LIBS) -lm
 
 # tests/bpf: BPF_PROG_TEST_RUN of the raw_tp programs (needs root)
 $(BUILD)/tests/bpf/test_sglstat_bpf: $(TOP)/tests/bpf/test_sglstat_bpf.c $(BUILD)/bpf/sglstat.skel.h \
