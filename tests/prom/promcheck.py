@@ -15,6 +15,16 @@ totals, sysfs values), not from the slot arithmetic of the code under test.
   hammer URL FILE N           N scrapes (and direct reads of FILE) while a
                               writer rewrites FILE: never a partial file
   fleet PROMURL JSON...       PromQL over the HTTP API equals the inputs
+  tunefiles SRC K ZERO REAL   SRC's bucket counts times K (REAL) and at 0 (ZERO)
+  tunewait PROMURL zero|real N  until N instances of job "tune" have 2 samples
+                              (zero) or non-zero buckets (real), up to 20 s
+  tunecmp TUNEJSON FILESJSON TARGET ADDR=FILE...  sglstat tune --prometheus's
+                              disks (instance ADDR, disk D) are exactly the
+                              --from-prom disks FILE:D, with the same picks,
+                              classes and recommendation; no candidate's
+                              fraction within 0.001 of TARGET in FILESJSON
+  tunesame A B                two sglstat tune -j outputs equal but for the
+                              duration, per-second fields and source
 """
 import json
 import math
@@ -535,8 +545,111 @@ def cmd_fleet(prom, *jpaths):
     print("fraction %.6f p50 %.4f p90 %.4f saved %d" % (frac, q50, q90, saved), file=sys.stderr)
 
 
+# ---------------------------------------------------------------- tune --prometheus
+def cmd_tunefiles(src, k, zero, real):
+    z, r = [], []
+    for line in open(src):
+        name, _, val = line.rstrip("\n").rpartition(" ")
+        if line.startswith(P + "segments_bucket{"):
+            z.append("%s 0\n" % name)
+            r.append("%s %d\n" % (name, int(val) * int(k)))
+        else:
+            z.append(line)
+            r.append(line)
+    for path, lines in ((zero, z), (real, r)):
+        with open(path, "w") as f:
+            f.write("".join(lines))
+
+
+def cmd_tunewait(prom, phase, n):
+    q = {"zero": 'count(count by (instance) (count_over_time(%ssegments_bucket{job="tune"}[10m]) >= 2))',
+         "real": 'count(count by (instance) (%ssegments_bucket{job="tune"} > 0))'}[phase] % P
+    deadline = time.time() + 20
+    got = None
+    while time.time() < deadline:
+        res = query(prom, q)
+        got = float(res[0]["value"][1]) if res else 0
+        if got == float(n):
+            return
+        time.sleep(0.25)
+    raise Fail("%s: %r instances, want %s, after 20 s" % (q, got, n))
+
+
+def tune_labels(name):
+    return dict(kv.split("=", 1) for kv in name.split(","))
+
+
+def cmd_tunecmp(tjson, fjson, target, *maps):
+    t, f, target = json.load(open(tjson)), json.load(open(fjson)), float(target)
+    files = dict(m.split("=", 1) for m in maps)
+    fdisks = {d["name"]: d for d in f["disks"]}
+    bad, seen = [], set()
+    for d in t["disks"]:
+        lab = tune_labels(d["name"])
+        key = "%s:%s" % (files.get(lab.get("instance"), "?"), lab.get("disk"))
+        o = fdisks.get(key)
+        if o is None:
+            bad.append("%s has no textfile disk %s" % (d["name"], key))
+            continue
+        seen.add(key)
+        for k in ("pick", "pick_by", "class", "max_segments", "nr_requests_total", "current_inline",
+                  "meets_target"):
+            if d[k] != o[k]:
+                bad.append("%s %s %r, textfile %r" % (key, k, d[k], o[k]))
+    bad += ["textfile disk %s not in the query's answer" % k for k in sorted(set(fdisks) - seen)]
+    cls = lambda j: sorted((c["class"], c["disks"], c["pick"], c["max_disk_pick"]) for c in j["classes"] or [])
+    if cls(t) != cls(f):
+        bad.append("classes %r, textfiles %r" % (cls(t), cls(f)))
+    if t["recommended"] != f["recommended"]:
+        bad.append("recommended %r, textfiles %r" % (t["recommended"], f["recommended"]))
+    # the counts through Prometheus are the files' times increase()'s
+    # extrapolation factor: a fraction this close to the target could round
+    # to another pick, and the data would prove nothing
+    for d in f["disks"]:
+        for r in d["rows"]:
+            if abs(r["chained_frac"] - target) < 0.001:
+                bad.append("%s: N=%d's fraction %r is within 0.001 of the target" % (d["name"], r["n"], r["chained_frac"]))
+    if len({d["pick"] for d in f["disks"]}) < 2 or not t["disks"]:
+        bad.append("fewer than two distinct picks among %d disks: nothing to tell apart" % len(f["disks"]))
+    if bad:
+        raise Fail("; ".join(bad[:6]))
+    print("%d disks, picks %s" % (len(t["disks"]), sorted(d["pick"] for d in t["disks"])), file=sys.stderr)
+
+
+def tune_strip(v):
+    if isinstance(v, dict):
+        return {k: tune_strip(x) for k, x in v.items()
+                if k not in ("duration_s", "chained_per_s", "pool_bytes_per_s", "source")}
+    if isinstance(v, list):
+        return [tune_strip(x) for x in v]
+    return v
+
+
+def first_diff(x, y, path="$"):
+    if isinstance(x, dict) and isinstance(y, dict):
+        for k in sorted(set(x) | set(y)):
+            d = first_diff(x.get(k), y.get(k), "%s.%s" % (path, k))
+            if d:
+                return d
+        return None
+    if isinstance(x, list) and isinstance(y, list) and len(x) == len(y):
+        for i, (a, b) in enumerate(zip(x, y)):
+            d = first_diff(a, b, "%s[%d]" % (path, i))
+            if d:
+                return d
+        return None
+    return None if x == y else "%s: %s vs %s" % (path, json.dumps(x)[:80], json.dumps(y)[:80])
+
+
+def cmd_tunesame(a, b):
+    d = first_diff(tune_strip(json.load(open(a))), tune_strip(json.load(open(b))))
+    if d:
+        raise Fail(d)
+
+
 def main():
-    cmds = {"mksys": cmd_mksys, "dip": cmd_dip, "file": cmd_file, "scrape": cmd_scrape, "hammer": cmd_hammer, "fleet": cmd_fleet}
+    cmds = {"mksys": cmd_mksys, "dip": cmd_dip, "file": cmd_file, "scrape": cmd_scrape, "hammer": cmd_hammer, "fleet": cmd_fleet,
+            "tunefiles": cmd_tunefiles, "tunewait": cmd_tunewait, "tunecmp": cmd_tunecmp, "tunesame": cmd_tunesame}
     try:
         cmds[sys.argv[1]](*sys.argv[2:])
     except Fail as e:
