@@ -19,8 +19,8 @@ totals, sysfs values), not from the slot arithmetic of the code under test.
   tunewait PROMURL zero|real N  until N instances of job "tune" have 2 samples
                               (zero) or non-zero buckets (real), up to 20 s
   tunecmp TUNEJSON FILESJSON TARGET ADDR=FILE...  sglstat tune --prometheus's
-                              disks (instance ADDR, disk D) are exactly the
-                              --from-prom disks FILE:D, with the same picks,
+                              disks (instance ADDR, disk D; none skipped) are
+                              exactly the --from-prom disks FILE:D, with the same picks,
                               classes and recommendation; no candidate's
                               fraction within 0.001 of TARGET in FILESJSON
   tunesame A B                two sglstat tune -j outputs equal but for the
@@ -597,6 +597,9 @@ def cmd_tunecmp(tjson, fjson, target, *maps):
             if d[k] != o[k]:
                 bad.append("%s %s %r, textfile %r" % (key, k, d[k], o[k]))
     bad += ["textfile disk %s not in the query's answer" % k for k in sorted(set(fdisks) - seen)]
+    # a series without its gauges (a selector on the buckets only, a gauge
+    # lost to "or") is a skipped disk: there must be none
+    bad += ["%s skipped (no geometry)" % k for k in t["skipped"]]
     cls = lambda j: sorted((c["class"], c["disks"], c["pick"], c["max_disk_pick"]) for c in j["classes"] or [])
     if cls(t) != cls(f):
         bad.append("classes %r, textfiles %r" % (cls(t), cls(f)))
