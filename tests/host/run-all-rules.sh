@@ -14,8 +14,9 @@ cp "$TOP/tests/run-all" "$tmp/tests/run-all"
 
 # runner BODY: the fake unit layer's runner
 runner() { printf '#!/bin/sh\n%s\n' "$1" >"$tmp/tests/unit/run"; chmod +x "$tmp/tests/unit/run"; }
-# try NAME: run the scratch run-all on the unit layer; rc in $rc, output in $tmp/NAME.out
-try() { BUILD=$tmp/build "$tmp/tests/run-all" unit >"$tmp/$1.out" 2>&1; rc=$?; }
+# try NAME: run the scratch run-all on the unit layer (its log in the scratch
+# build, whatever CHECK_LOG the outer run has); rc in $rc, output in $tmp/NAME.out
+try() { CHECK_LOG= BUILD=$tmp/build "$tmp/tests/run-all" unit >"$tmp/$1.out" 2>&1; rc=$?; }
 ok() { echo "PASS: host_run_all/$1"; }
 bad() { echo "FAIL: host_run_all/$1: $2 (output in the next lines)"; sed 's/^/    | /' "$3"; }
 
