@@ -52,3 +52,10 @@ pvh_kernel() {
 		echo "$1"
 	fi
 }
+
+# free_port FROM: the first loopback TCP port >= FROM nothing listens on
+free_port() {
+	local p=$1
+	while ss -Htln "sport = :$p" | grep -q .; do p=$((p + 1)); done
+	echo "$p"
+}
